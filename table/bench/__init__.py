@@ -1,0 +1,1 @@
+"""Benchmarks behind `brisca-table bench TARGET`."""

@@ -1,0 +1,23 @@
+"""`brisca-table bench TARGET ...`: benchmarks that measure and print numbers (never hard-coded)."""
+from __future__ import annotations
+
+import importlib
+
+# target -> module with configure(parser) and run(args). Heavy imports stay inside run().
+TARGETS = {
+    "rules": "table.bench.rules",
+}
+
+
+def configure(parser):
+    sub = parser.add_subparsers(dest="target", metavar="TARGET")
+    for name, mod in TARGETS.items():
+        sp = sub.add_parser(name)
+        importlib.import_module(mod).configure(sp)
+
+
+def run(args) -> int:
+    if not args.target:
+        print("targets: " + ", ".join(TARGETS))
+        return 2
+    return importlib.import_module(TARGETS[args.target]).run(args)
