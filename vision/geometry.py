@@ -1,0 +1,86 @@
+"""Shared geometry: card size, canonical rectified size, corner ordering, a pinhole overhead camera.
+
+Kept apart so detect/identify/synth/calibrate agree on one card shape and one corner order
+(top-left, top-right, bottom-right, bottom-left of the upright card).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+CARD_W_MM = 61.5
+CARD_H_MM = 95.0
+CARD_ASPECT = CARD_H_MM / CARD_W_MM  # long / short, about 1.545
+
+# Canonical upright rectified card (portrait), in pixels.
+RECT_W = 62
+RECT_H = 96
+
+
+def card_corners_mm(x: float, y: float, angle_deg: float) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of an upright card centred at (x, y) on the table, rotated
+    clockwise by angle_deg (table y grows downwards, as in images)."""
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
+    local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]], dtype=np.float64)
+    rot = np.array([[c, -s], [s, c]])
+    return local @ rot.T + np.array([x, y])
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Order four points clockwise (image coordinates) starting from the end of a short side so
+    that TL->TR is a short edge: the portrait convention. Which short side is 'top' stays
+    ambiguous (0 vs 180 degrees); the identifier resolves it."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    d01 = np.linalg.norm(q[1] - q[0])
+    d12 = np.linalg.norm(q[2] - q[1])
+    if d01 > d12:  # first edge is long: rotate start by one
+        q = np.roll(q, -1, axis=0)
+    # start at the top-most of the two candidate starts (0 or 2) for stable output
+    if q[2][1] + q[3][1] < q[0][1] + q[1][1]:
+        q = np.roll(q, -2, axis=0)
+    return q
+
+
+def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    ph = np.hstack([p, np.ones((len(p), 1))]) @ np.asarray(h, dtype=np.float64).T
+    return ph[:, :2] / ph[:, 2:3]
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera above the table looking down. Table coordinates are mm with the origin at
+    the table's top-left corner; the camera sits above (cx_mm, cy_mm) at height_mm, tilted by
+    pitch/roll (degrees) and turned by yaw."""
+
+    width: int = 1280
+    height: int = 720
+    hfov_deg: float = 66.0
+    height_mm: float = 750.0
+    cx_mm: float = 450.0
+    cy_mm: float = 250.0
+    pitch_deg: float = 0.0
+    roll_deg: float = 0.0
+    yaw_deg: float = 0.0
+
+    def homography(self) -> np.ndarray:
+        """3x3 homography mapping table mm (x, y, 1) to image pixels."""
+        f = (self.width / 2) / math.tan(math.radians(self.hfov_deg) / 2)
+        k = np.array([[f, 0, self.width / 2], [0, f, self.height / 2], [0, 0, 1.0]])
+        p, r, yw = (math.radians(v) for v in (self.pitch_deg, self.roll_deg, self.yaw_deg))
+        rx = np.array([[1, 0, 0], [0, math.cos(p), -math.sin(p)], [0, math.sin(p), math.cos(p)]])
+        ry = np.array([[math.cos(r), 0, math.sin(r)], [0, 1, 0], [-math.sin(r), 0, math.cos(r)]])
+        rz = np.array([[math.cos(yw), -math.sin(yw), 0], [math.sin(yw), math.cos(yw), 0], [0, 0, 1]])
+        # camera looking straight down: camera x = table x, camera y = table y, z into the table
+        rot = rx @ ry @ rz
+        centre = np.array([self.cx_mm, self.cy_mm, -self.height_mm])
+        t = -rot @ centre
+        h = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+        return h / h[2, 2]
