@@ -126,7 +126,8 @@ class Card:
             return _BY_CODE[t[:-1].lstrip("0") + t[-1]]
         except KeyError:
             pass
-        Suit.parse(t[-1])
+        if t[-1] not in "OCEB":
+            raise CardError(f"not a card code: {text!r} (suit must be O, C, E or B)")
         raise CardError(f"not a card code: {text!r} (no rank {t[:-1]})")
 
     @property

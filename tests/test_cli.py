@@ -1,0 +1,64 @@
+import json
+import subprocess
+import sys
+
+from tests.test_record import random_record
+
+
+def cli(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "table", *args], capture_output=True, text=True, input=input)
+
+
+def test_score_json(tmp_path):
+    rec, g = random_record("partners-4", 8)
+    f = tmp_path / "hand.json"
+    f.write_text(rec.dumps())
+    r = cli("score", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["complete"] and out["points"] == g.side_points() and len(out["tricks"]) == 10
+    assert out["winner"] == (None if out["points"][0] == 60 else int(out["points"][1] > 60))
+    assert set(out["tricks"][0]) == {"leader", "cards", "winner", "points"}
+
+
+def test_score_text_and_pbn(tmp_path):
+    rec, _ = random_record("classic-2", 9)
+    f = tmp_path / "hand.pbn"
+    f.write_text(rec.to_pbn())
+    r = cli("score", str(f))
+    assert r.returncode == 0 and "points:" in r.stdout and "result:" in r.stdout
+
+
+def test_invalid_record_exits_2_with_one_line(tmp_path):
+    rec, _ = random_record("classic-2", 10)
+    data = rec.to_json()
+    data["actions"][3]["seat"] = 1 - data["actions"][3]["seat"]
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(data))
+    r = cli("score", str(f), "--json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "action 3" in r.stderr
+    r = cli("score", str(tmp_path / "missing.json"))
+    assert r.returncode == 2 and "cannot read" in r.stderr
+
+
+def test_rules_lists_presets():
+    r = cli("rules")
+    assert r.returncode == 0 and "classic-2" in r.stdout and "partners-4" in r.stdout
+    assert "classic-3" in json.loads(cli("rules", "--json").stdout)
+
+
+def test_score_and_rules_do_not_load_heavy_libraries(tmp_path):
+    rec, _ = random_record("classic-2", 11)
+    f = tmp_path / "h.json"
+    f.write_text(rec.dumps())
+    code = ("import sys; from table.cli import main; main(['score', %r, '--json']); main(['rules']);"
+            "heavy = [m for m in ('cv2', 'flask', 'numpy', 'serial', 'gpiozero') if m in sys.modules];"
+            "print('HEAVY', heavy)" % str(f))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "HEAVY []" in r.stdout, r.stdout + r.stderr
+
+
+def test_bench_rules_prints_measured_rate():
+    r = cli("bench", "rules", "--seconds", "0.2")
+    assert r.returncode == 0 and "complete hands/s" in r.stdout
