@@ -11,6 +11,7 @@ COMMANDS = {
     "score": ("table.commands.score", "replay a game record and print tricks, points and result"),
     "rules": ("table.commands.rules", "list the rules presets and their settings"),
     "bench": ("table.commands.bench", "benchmarks that print measured numbers"),
+    "firmware-sim": ("table.commands.firmware_sim", "the Pico firmware logic behind a pseudo-terminal, drawn on the terminal"),
 }
 
 

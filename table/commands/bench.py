@@ -5,6 +5,7 @@ import importlib
 
 # target -> module with configure(parser) and run(args). Heavy imports stay inside run().
 TARGETS = {
+    "display": "table.bench.display",
     "rules": "table.bench.rules",
 }
 
