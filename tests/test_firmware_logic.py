@@ -10,6 +10,7 @@ sys.path.insert(0, str(FW))  # the firmware modules import each other flat, as o
 import display  # noqa: E402
 import strip  # noqa: E402
 import tm1637  # noqa: E402
+import protocol  # noqa: E402,F401  (flat, as display.py on the board imports it)
 
 
 def _load_mpy_tests():
@@ -20,6 +21,7 @@ def _load_mpy_tests():
 
 
 MPY = _load_mpy_tests()
+sys.path.remove(str(FW))  # don't let firmware/main.py & co. shadow other tests' imports
 
 
 @pytest.mark.parametrize("fn", MPY.TESTS, ids=[f.__name__ for f in MPY.TESTS])
