@@ -1,0 +1,157 @@
+"""The robot: determinized search with greedy rollouts and an exact endgame.
+
+For each decision the robot samples many "worlds": the hidden cards dealt at random in a way
+consistent with everything it has seen (:mod:`table.robot.inference`). In each world it scores every
+legal card, with the same worlds for every card (paired comparison, far less noise):
+
+- when the world is small enough it is solved exactly (:mod:`table.robot.endgame`): alpha-beta on
+  points, which is also the win/lose optimum with two sides. In the 2-player game this covers every
+  decision once the stock is nearly gone, and once it is gone there is one world and the robot plays
+  the exact optimum;
+- otherwise the hand is played out by the greedy club heuristic for every seat, and the last tricks
+  (stock gone) are solved exactly.
+
+A world's score is the hand result for the robot's side (win 1, draw 1/2, loss 0) plus a small term
+for the point margin, which separates cards when every world is won (or lost) either way and makes
+the robot take points it can.
+
+Budget and determinism: the work is counted, not timed. Every solver node and every rollout play
+costs a fixed number of work units, calibrated so that 1,000 units take about a millisecond on one
+core of the development machine; ``budget_ms`` buys ``budget_ms * 1000`` units. The same seed and
+position therefore give the same move on any machine (a Pi takes 3-5x longer for the same work).
+``max_ms`` adds an optional wall-clock cap for the service (a safety net that gives up determinism
+only when it fires). The random stream of a decision is seeded from the seed and the position's
+history, so a decision does not depend on what the player was asked before.
+
+Swaps: a legal swap is always taken (trading the 7 or 2 of trumps for a stronger trump of the same
+suit never loses a trick or a point; the weaker card goes to whoever draws last). Rollouts ignore
+later swaps.
+"""
+from __future__ import annotations
+
+import random as _random
+import time
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from table.cards import CARDS_BY_INDEX
+from table.game import Action, Game, Play, Swap
+from table.robot.endgame import Solver
+from table.robot.inference import determinize, unique_world, voids
+from table.robot.players import Player, greedy_card
+
+# Work units per operation (about 1 unit per microsecond on one core of the development machine).
+NODE_COST = 2.4
+PLAY_COST = 8
+WORLD_COST = 40  # sampling a world and setting up its search
+UNITS_PER_MS = 1000
+
+
+def _utility(points: Sequence[int], side: int, margin_weight: float) -> float:
+    """Hand result for ``side`` (1, 1/2, 0) plus ``margin_weight`` x margin over the best other side / 120."""
+    mine = points[side]
+    other = max(p for s, p in enumerate(points) if s != side)
+    u = 1.0 if mine > other else 0.5 if mine == other else 0.0
+    return u + margin_weight * (mine - other) / 120.0
+
+
+class RobotPlayer(Player):
+    """The strong player. ``RobotPlayer(budget_ms=300, seed=0).choose(view) -> Action``."""
+
+    name = "robot"
+
+    def __init__(self, budget_ms: float = 300, seed: int = 0, *, max_ms: Optional[float] = None,
+                 exact_cards: Optional[int] = None, margin_weight: float = 0.3,
+                 max_worlds: int = 4000) -> None:
+        self.budget_ms = budget_ms
+        self.seed = seed
+        self.max_ms = max_ms
+        self.exact_cards = exact_cards
+        self.margin_weight = margin_weight
+        self.max_worlds = max_worlds
+        self.last: Dict = {}  # statistics of the last decision (worlds, units, scores)
+
+    # -- the interface ----------------------------------------------------------------------------
+    def choose(self, view: Game) -> Action:
+        legal = list(view.legal_actions)
+        for a in legal:
+            if isinstance(a, Swap):
+                self.last = {"swap": True}
+                return a
+        if len(legal) == 1:
+            self.last = {"forced": True}
+            return legal[0]
+        cards = [a.card.index for a in legal]
+        scores = self.evaluate(view, cards)
+        best = max(cards, key=lambda c: (scores[c], -c))
+        return Play(CARDS_BY_INDEX[best])
+
+    # -- search -----------------------------------------------------------------------------------
+    def _exact_limit(self, view: Game) -> int:
+        """Solve a world exactly when at most this many cards are left to play (all seats + stock)."""
+        if self.exact_cards is not None:
+            return self.exact_cards
+        return {2: 14, 3: 9, 4: 12}.get(view.n, 0)
+
+    def evaluate(self, view: Game, cards: List[int]) -> Dict[int, float]:
+        """Mean world score of each card in ``cards`` (legal plays of the seat to move)."""
+        t0 = time.perf_counter()
+        plays = [(s, c) for s, kind, c in view.history if kind == 0]
+        rng = _random.Random(f"{self.seed}/{view.rules}/{view.dealer}/{view.turned_up}/{plays}/{view.swapped}")
+        seat = view.turn
+        side = view.side_of(seat)
+        solver = Solver.for_game(view)
+        vd = voids(view)
+        unique = unique_world(view)
+        left = sum(len(h) for h in view.hands) + view.stock_count
+        exact = left <= self._exact_limit(view)
+        budget = self.budget_ms * UNITS_PER_MS
+        mw = self.margin_weight
+        totals = {c: 0.0 for c in cards}
+        used = 0
+        worlds = 0
+        while True:
+            g = determinize(view, rng, vd)
+            if exact:
+                solver.nodes = 0
+                hands, stock, trick, turn = solver.position(g)
+                vals = solver.root_values(hands, stock, trick, turn, cards)
+                used += solver.nodes * NODE_COST
+                base = g.side_points()
+                for c in cards:
+                    totals[c] += _utility([b + v for b, v in zip(base, vals[c])], side, mw)
+            else:
+                for c in cards:
+                    h = g.copy()
+                    h.fast_play(c)
+                    pts, cost = self._rollout(h, solver)
+                    used += cost
+                    totals[c] += _utility(pts, side, mw)
+            worlds += 1
+            used += WORLD_COST
+            if unique or used >= budget or worlds >= self.max_worlds:
+                break
+            if self.max_ms is not None and (time.perf_counter() - t0) * 1000 >= self.max_ms:
+                break
+        self.last = {"worlds": worlds, "units": used, "exact": exact,
+                     "scores": {CARDS_BY_INDEX[c].code: round(totals[c] / worlds, 4) for c in cards}}
+        return {c: totals[c] / worlds for c in cards}
+
+    def _rollout(self, g: Game, solver: Solver) -> Tuple[List[int], int]:
+        """Play the world out with the greedy heuristic; solve the last tricks (no stock) exactly."""
+        n = g.n
+        ts = g.trump_suit
+        partner = [g.rules.partner_of(s) for s in range(n)]
+        hands = g.hands
+        plays = 0
+        while hands[g.turn]:
+            if not g.trick and g.trump_card is None and not g.stock:
+                solver.nodes = 0
+                vals = solver.values(g)
+                base = g.side_points()
+                return [b + v for b, v in zip(base, vals)], plays * PLAY_COST + solver.nodes * NODE_COST
+            seat = g.turn
+            legal = g.fast_legal()
+            c = legal[0] if len(legal) == 1 else greedy_card(legal, g.trick, ts, seat, partner[seat], n)
+            g.fast_play(c)
+            plays += 1
+        return g.side_points(), plays * PLAY_COST
