@@ -11,6 +11,8 @@ COMMANDS = {
     "score": ("table.commands.score", "replay a game record and print tricks, points and result"),
     "rules": ("table.commands.rules", "list the rules presets and their settings"),
     "bench": ("table.commands.bench", "benchmarks that print measured numbers"),
+    "bot": ("table.commands.bot", "answer bot-protocol requests (JSON lines) on stdin with the robot's moves"),
+    "play": ("table.commands.play", "play a hand in the terminal against the robot"),
     "firmware-sim": ("table.commands.firmware_sim", "the Pico firmware logic behind a pseudo-terminal, drawn on the terminal"),
 }
 

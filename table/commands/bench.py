@@ -7,6 +7,7 @@ import importlib
 TARGETS = {
     "display": "table.bench.display",
     "rules": "table.bench.rules",
+    "robot": "table.bench.robot",
 }
 
 
