@@ -1,0 +1,339 @@
+"""Tracker: per-frame observations in, stable and legal game events out.
+
+It acts only on what is still: a card counts once it has been seen in the same place with the same
+reading for ``settle_s`` of frames in which nothing moved; readings are voted over those frames.
+Every event goes through the rules engine (the ledger's current game) before it is stored; anything
+that does not fit raises an alert and waits for the table to be put right or for a correction. It
+never invents a card.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Tuple
+
+from table.cards import Card, CardError
+from table.events import Event
+from table.game import IllegalAction, NotYourTurn, Play, Swap
+from table.ledger import Ledger
+from vision.observe import Observation, SeenCard
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TrackerConfig:
+    settle_s: float = 0.4          # how long a card must lie still before it counts
+    match_mm: float = 30.0         # a card within this distance of a track is the same card
+    min_confidence: float = 0.6    # mean confidence of a settled reading
+    min_agreement: float = 0.8     # share of the votes the winning reading needs
+    lost_s: float = 0.6            # a track not seen (in still frames) for this long is dropped
+
+
+@dataclass
+class Track:
+    """One physical card followed across frames."""
+
+    x: float
+    y: float
+    zone: Optional[str]
+    face_up: bool
+    since: float
+    last_seen: float
+    votes: Counter = field(default_factory=Counter)
+    conf: float = 0.0
+    n: int = 0
+    still_since: Optional[float] = None
+    counted: Optional[str] = None   # the code this track was counted as (play, trump, swap)
+    alerted: Optional[str] = None   # the alert kind raised for it, so it is raised once
+
+    def reading(self) -> Tuple[Optional[str], float, float]:
+        """(code, agreement, mean confidence) of the votes so far."""
+        if not self.votes:
+            return None, 0.0, 0.0
+        code, k = self.votes.most_common(1)[0]
+        return code, k / sum(self.votes.values()), self.conf / max(self.n, 1)
+
+
+class Tracker:
+    """Feed observations with :meth:`observe`; events are appended through ``append``.
+
+    ``append(event) -> Event`` is the event store's append (durable before anything is shown);
+    ``ledger`` is kept current by the caller (the service folds every stored event into it).
+    ``frame_saver(image, kind) -> path`` stores evidence JPEGs (optional).
+    """
+
+    def __init__(self, ledger: Ledger, append: Callable[[Event], Event], config: TrackerConfig = None,
+                 frame_saver: Optional[Callable] = None) -> None:
+        self.ledger = ledger
+        self._append = append
+        self.cfg = config or TrackerConfig()
+        self.frame_saver = frame_saver
+        self.tracks: List[Track] = []
+        self.alerts: Dict[str, set] = {}
+        self._last_obs: Optional[Observation] = None
+        self._trick_frame_pending = False
+
+    # -- event helpers --------------------------------------------------------------------------
+    def emit(self, type_: str, data: dict, key: Optional[str] = None, frame: Optional[str] = None) -> Event:
+        e = self._append(Event(type_, data, ts=self._now(), key=key, frame=frame))
+        return e
+
+    def _now(self) -> float:
+        import time
+        return time.time()
+
+    def _hand_key(self) -> str:
+        m, h = self.ledger.match, self.ledger.hand
+        return f"m{m.number if m else 0}h{h.number if h else 0}"
+
+    def _evidence(self, obs: Observation, kind: str) -> Optional[str]:
+        if self.frame_saver is None or obs.image is None:
+            return None
+        try:
+            return self.frame_saver(obs.image, kind)
+        except Exception as e:  # disk full must not stop scoring
+            log.warning("frame not saved: %s", e)
+            return None
+
+    def alert(self, kind: str, message: str, **extra) -> None:
+        """Raise an alert once: the same kind and message is not repeated until cleared."""
+        raised = self.alerts.setdefault(kind, set())
+        if message in raised:
+            return
+        raised.add(message)
+        self.emit("alert", {"kind": kind, "message": message, **extra})
+
+    def clear_alert(self, kind: str) -> None:
+        if self.alerts.pop(kind, None) is not None:
+            self.emit("alert_cleared", {"kind": kind})
+
+    # -- tracking -------------------------------------------------------------------------------
+    def observe(self, obs: Observation) -> None:
+        """Update tracks with one frame, then act on whatever has settled."""
+        self._last_obs = obs
+        now = obs.ts
+        cfg = self.cfg
+        if obs.moving:
+            for t in self.tracks:
+                t.still_since = None  # movement: nothing settles during it; nothing is forgotten
+            return
+        seen_ids = set()
+        for c in obs.cards:
+            t = self._match(c, seen_ids)
+            if t is None:
+                t = Track(c.x, c.y, c.zone, c.face_up, now, now)
+                self.tracks.append(t)
+            else:
+                moved = ((t.x - c.x) ** 2 + (t.y - c.y) ** 2) ** 0.5
+                if moved > cfg.match_mm / 3 or t.face_up != c.face_up:
+                    t.votes.clear()
+                    t.conf, t.n = 0.0, 0
+                    t.still_since = None
+                t.x, t.y, t.zone, t.face_up = c.x, c.y, c.zone, c.face_up
+            seen_ids.add(id(t))
+            t.last_seen = now
+            if t.still_since is None:  # a new still period: vote afresh over what is still
+                t.still_since = now
+                t.votes.clear()
+                t.conf, t.n = 0.0, 0
+            if c.face_up:
+                t.votes[c.code] += 1
+                t.conf += c.confidence if c.code else 0.0
+                t.n += 1
+        self.tracks = [t for t in self.tracks if id(t) in seen_ids or now - t.last_seen < cfg.lost_s]
+        self._act(obs)
+
+    def _match(self, c: SeenCard, taken) -> Optional[Track]:
+        best, bd = None, self.cfg.match_mm
+        for t in self.tracks:
+            if id(t) in taken:
+                continue
+            d = ((t.x - c.x) ** 2 + (t.y - c.y) ** 2) ** 0.5
+            if d <= bd:
+                best, bd = t, d
+        return best
+
+    def settled(self, zone_prefix: str) -> List[Track]:
+        now = self._last_obs.ts if self._last_obs else 0.0
+        return [t for t in self.tracks
+                if t.zone and t.zone.startswith(zone_prefix) and t.still_since is not None
+                and now - t.still_since >= self.cfg.settle_s - 1e-9 and t.last_seen == now]
+
+    def _read(self, t: Track, what: str) -> Optional[Card]:
+        """The settled reading of a track, or an alert (low confidence, disagreeing frames)."""
+        code, agree, conf = t.reading()
+        if code is None or conf < self.cfg.min_confidence:
+            self._alert_track(t, "unreadable", f"cannot read the {what} in {t.zone}: please check it")
+            return None
+        if agree < self.cfg.min_agreement:
+            self._alert_track(t, "misread", f"the {what} in {t.zone} reads differently from frame to frame")
+            return None
+        try:
+            return Card.parse(code)
+        except CardError:
+            return None
+
+    def _alert_track(self, t: Track, kind: str, message: str) -> None:
+        t.alerted = kind
+        self.alert(kind, message)
+
+    # -- the game -------------------------------------------------------------------------------
+    def _act(self, obs: Observation) -> None:
+        led = self.ledger
+        if led.match is None:
+            return
+        hand = led.hand
+        if hand is None or (hand.game is not None and hand.game.is_over()):
+            self._maybe_start_hand(obs)
+            return
+        if hand.error:
+            self.alert("record", f"the hand needs a correction: {hand.error}")
+            return
+        self.clear_alert("record")
+        self._robot_tray()
+        self._maybe_swap(obs)
+        self._plays(obs)
+
+    def _maybe_start_hand(self, obs: Observation) -> None:
+        """A new hand starts when the play area is clear and a turned-up trump lies in the stock."""
+        if any(t.face_up and t.zone and t.zone.startswith("play") for t in self.tracks):
+            return
+        stock = [t for t in self.settled("stock") if t.face_up]
+        if len(stock) != 1:
+            return
+        t = stock[0]
+        card = self._read(t, "turned-up trump")
+        if card is None:
+            return
+        m = self.ledger.match
+        mm = m.match()
+        if mm.is_over():
+            return
+        hand_no = len(m.hands) + 1
+        t.counted = card.code
+        self.emit("hand_start", {"dealer": mm.dealer, "trump": card.code},
+                  key=f"m{m.number}h{hand_no}start", frame=self._evidence(obs, "trump"))
+        self._clear_track_alerts()
+
+    def _maybe_swap(self, obs: Observation) -> None:
+        g = self.ledger.game
+        if g.trump_card is None:
+            return
+        for t in self.settled("stock"):
+            if not t.face_up:
+                continue
+            card = self._read(t, "card under the stock")
+            if card is None or card == g.trump or t.counted == card.code:
+                continue
+            seat = g.turn
+            try:
+                g.copy().apply(Swap(card), seat)
+            except IllegalAction as e:
+                self._alert_track(t, "swap", f"the card under the stock changed to {card}: {e}")
+                continue
+            n = len(self.ledger.hand.record.actions)
+            self.emit("swap", {"seat": seat, "gave": card.code, "took": str(g.trump)},
+                      key=f"{self._hand_key()}a{n}", frame=self._evidence(obs, "swap"))
+            t.counted = card.code
+            self.clear_alert("swap")
+
+    def _plays(self, obs: Observation) -> None:
+        g = self.ledger.game
+        m = self.ledger.match
+        pending = []
+        for t in self.settled("play"):
+            if not t.face_up or (t.counted and t.counted == t.reading()[0]):
+                continue
+            card = self._read(t, "card")
+            if card is None:
+                continue
+            t.counted = None  # a different card now lies where a counted one was
+            if g.played >> card.index & 1:
+                t.counted = card.code  # a nudged or re-seen card: it already counts once
+                continue
+            try:
+                seat = int(t.zone[4:])
+            except ValueError:
+                continue
+            pending.append((seat, card, t))
+        # play them in turn order: several may settle in the same frame
+        progressed = True
+        while pending and progressed:
+            progressed = False
+            for item in list(pending):
+                seat, card, t = item
+                if seat != g.turn:
+                    continue
+                if not self._play(obs, seat, card, t):
+                    pending.remove(item)
+                    continue
+                pending.remove(item)
+                progressed = True
+                g = self.ledger.game
+        if pending:
+            who = ", ".join(f"seat {seat} played {card}" for seat, card, _ in pending)
+            self.alert("out_of_turn", f"card out of turn: {who}; it is seat {g.turn}'s turn",
+                       seat=pending[0][0])
+        else:
+            self.clear_alert("out_of_turn")
+
+    def _play(self, obs: Observation, seat: int, card: Card, t: Track) -> bool:
+        g = self.ledger.game
+        m = self.ledger.match
+        if m.robot_seat == seat and self.ledger.announcement is not None:
+            said = self.ledger.announcement.data.get("action", {}).get("play")
+            if said and said != card.code:
+                self._alert_track(t, "robot_card", f"the robot asked for {Card.parse(said).name_es()}, "
+                                  f"but {card.name_es()} was placed")
+                return False
+        try:
+            g.copy().apply(Play(card), seat)
+        except NotYourTurn:
+            return False
+        except IllegalAction as e:
+            self._alert_track(t, "illegal", f"seat {seat} cannot play {card}: {e}")
+            return False
+        n = len(self.ledger.hand.record.actions)
+        tricks_before = len(g.tricks)
+        self.emit("play", {"seat": seat, "card": card.code, "confidence": round(t.reading()[2], 3)},
+                  key=f"{self._hand_key()}a{n}", frame=self._evidence(obs, "play"))
+        t.counted = card.code
+        self.clear_alert("robot_card")
+        self.clear_alert("illegal")
+        for kind in ("unreadable", "misread"):
+            if not any(x.alerted == kind and not x.counted for x in self.tracks):
+                self.clear_alert(kind)
+        g = self.ledger.game
+        if len(g.tricks) > tricks_before:
+            leader, plays, winner, points = g.tricks[-1]
+            self.emit("trick", {"number": len(g.tricks), "winner": winner, "points": points},
+                      key=f"{self._hand_key()}t{len(g.tricks)}", frame=self._evidence(obs, "trick"))
+            if g.is_over():
+                out = g.outcome()
+                self.emit("hand_end", {"points": list(out.points), "winner": out.winner},
+                          key=f"{self._hand_key()}end")
+                if m.match().is_over():
+                    self.emit("match_end", {"winner": m.match().winner()}, key=f"m{m.number}end")
+        return True
+
+    def _robot_tray(self) -> None:
+        m = self.ledger.match
+        if m.robot_seat is None:
+            return
+        cards = []
+        for t in self.settled("robot_tray"):
+            if t.face_up:
+                code, agree, conf = t.reading()
+                if code and agree >= self.cfg.min_agreement and conf >= self.cfg.min_confidence:
+                    cards.append(code)
+        cards.sort()
+        if cards and cards != sorted(self.ledger.robot_hand):
+            g = self.ledger.game
+            self.emit("robot_hand", {"cards": cards},
+                      key=f"{self._hand_key()}r{len(g.history)}:{','.join(cards)}")
+
+    def _clear_track_alerts(self) -> None:
+        for kind in list(self.alerts):
+            self.clear_alert(kind)

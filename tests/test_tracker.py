@@ -1,0 +1,149 @@
+"""The tracker over simulated games: stability, plays, swaps, alerts, corrections."""
+import random
+
+import pytest
+
+from table.cards import deck
+from table.events import Event
+from table.game import Game
+from table.ledger import Ledger
+from table.record import Record
+from table.rules import Rules
+from table.store import EventStore
+from table.tracker import Tracker
+from vision.observe import Observation, SeenCard
+from vision.simgame import GameFilm, Layout, SimOptions, truth_observation
+
+
+class Table:
+    """Store + ledger + tracker, wired as the service wires them."""
+
+    def __init__(self, path, rules="classic-2", seats=("Ana", "Luis"), robot_seat=None):
+        self.store = EventStore(path)
+        self.ledger = Ledger.fold(self.store.events())
+        self.store.add_listener(self.ledger.apply)
+        self.rules = Rules.parse(rules)
+        self.store.append(Event("match_start", {"rules": self.rules.to_json(), "seats": list(seats),
+                                                "robot_seat": robot_seat}, key="m1"))
+        self.tracker = Tracker(self.ledger, self.store.append)
+
+    def types(self):
+        return [e.type for e in self.store.events()]
+
+
+def played_record(preset, seed, swap_prob=0.5):
+    rules = Rules.parse(preset)
+    rng = random.Random(seed)
+    cards = deck(rules.deck_size)
+    rng.shuffle(cards)
+    g = Game.deal(rules, cards, 0)
+    while not g.is_over():
+        legal = list(g.legal_actions)
+        swaps = [a for a in legal if type(a).__name__ == "Swap"]
+        g.apply(swaps[0] if swaps and rng.random() < swap_prob else rng.choice([a for a in legal if a not in swaps]))
+    return Record.from_game(g, [f"P{i}" for i in range(rules.players)], cards)
+
+
+def run_film(table, rec, seed=0, options=None, misread=0.0):
+    film = GameFilm(rec, options or SimOptions(), seed)
+    rng = random.Random(seed)
+    codes = [str(c) for c in deck(rec.rules.deck_size)]
+    for f in film.frames():
+        table.tracker.observe(truth_observation(f, film.layout, rng, misread, codes))
+    return film
+
+
+@pytest.mark.parametrize("preset", ["classic-2", "classic-3", "partners-4", "arrastre-2"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_tracked_record_equals_ground_truth(tmp_path, preset, seed):
+    rec = played_record(preset, seed)
+    t = Table(tmp_path, preset, [f"P{i}" for i in range(rec.rules.players)])
+    run_film(t, rec, seed, SimOptions(hover_prob=0.3, nudge_prob=0.3))
+    hand = t.ledger.hand
+    assert hand.error is None and not t.ledger.alerts
+    assert [(s, str(a)) for s, a in hand.record.actions] == [(s, str(a)) for s, a in rec.actions]
+    assert hand.game.is_over()
+    plays = sum("swap" not in str(a) for _, a in rec.actions)
+    assert t.types().count("trick") == plays // rec.rules.players
+    assert "hand_end" in t.types()
+
+
+def test_card_hidden_by_a_hand_for_a_second_counts_once(tmp_path):
+    rec = played_record("classic-2", 3, swap_prob=0)
+    t = Table(tmp_path)
+    run_film(t, rec, 3, SimOptions(hover_prob=1.0, nudge_prob=0.0))
+    assert t.types().count("play") == 40 and t.ledger.hand.game.is_over()
+
+
+def test_nudged_card_is_not_played_twice(tmp_path):
+    rec = played_record("classic-2", 4, swap_prob=0)
+    t = Table(tmp_path)
+    run_film(t, rec, 4, SimOptions(hover_prob=0.0, nudge_prob=1.0))
+    assert t.types().count("play") == 40 and not t.ledger.alerts
+
+
+def test_swap_is_detected(tmp_path):
+    for seed in range(20):
+        rec = played_record("classic-2", seed, swap_prob=1.0)
+        if any(type(a).__name__ == "Swap" for _, a in rec.actions):
+            break
+    t = Table(tmp_path)
+    run_film(t, rec, seed)
+    swaps = [e for e in t.store.events() if e.type == "swap"]
+    assert swaps and [str(a) for _, a in t.ledger.hand.record.actions] == [str(a) for _, a in rec.actions]
+
+
+def _obs(ts, cards, moving=False):
+    lay = Layout.for_players(2)
+    return Observation(ts, tuple(SeenCard(c, True, 0.95, x, y, lay.zone_of(x, y)) for c, x, y in cards), moving)
+
+
+def _start(t, trump="5O"):
+    for i in range(6):
+        t.tracker.observe(_obs(i / 10, [(trump, 105, 250)]))
+    assert t.ledger.hand is not None and str(t.ledger.hand.record.trump) == trump
+
+
+def test_card_out_of_turn_raises_an_alert_and_waits(tmp_path):
+    t = Table(tmp_path)
+    _start(t)  # dealer 0: seat 1 leads
+    for i in range(6, 14):  # seat 0 plays first: out of turn
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("3C", 450, 330)]))
+    alerts = [e for e in t.store.events() if e.type == "alert"]
+    assert alerts and alerts[-1].data["kind"] == "out_of_turn" and "seat 0" in alerts[-1].data["message"]
+    assert "play" not in t.types()
+    # seat 1 now plays: the waiting card becomes legal and both count, in turn order
+    for i in range(14, 22):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("3C", 450, 330), ("1C", 450, 170)]))
+    plays = [(e.data["seat"], e.data["card"]) for e in t.store.events() if e.type == "play"]
+    assert plays == [(1, "1C"), (0, "3C")]
+    assert not t.ledger.alerts
+
+
+def test_moving_frames_settle_nothing(tmp_path):
+    t = Table(tmp_path)
+    for i in range(30):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250)], moving=True))
+    assert t.ledger.hand is None
+
+
+def test_low_confidence_alerts_and_a_correction_rescores(tmp_path):
+    t = Table(tmp_path)
+    _start(t)
+    lay = Layout.for_players(2)
+    for i in range(6, 14):  # an unreadable card: an alert, no play
+        t.tracker.observe(Observation(i / 10, (SeenCard("5O", True, .95, 105, 250, "stock"),
+                                               SeenCard(None, True, 0.1, 450, 170, lay.zone_of(450, 170)))))
+    assert [e.data["kind"] for e in t.store.events() if e.type == "alert"] == ["unreadable"]
+    assert "play" not in t.types()
+    # someone straightens the card; now the camera is sure it is the 4 of cups, but it was the ace
+    t.tracker.observe(_obs(1.35, [], moving=True))
+    for i in range(14, 22):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4C", 450, 170)]))
+    for i in range(22, 30):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4C", 450, 170), ("3C", 450, 330)]))
+    assert t.ledger.game.points == [10, 0]
+    target = next(e.id for e in t.store.events() if e.type == "play" and e.data["card"] == "4C")
+    t.store.append(Event("correction", {"target": target, "play": "1C", "by": "referee", "why": "misread"}))
+    assert t.ledger.game.points == [0, 21]
+    assert t.ledger.hand.record.actions[0][1].card.code == "4C"  # the original reading is kept
