@@ -40,8 +40,8 @@ from table.robot.inference import determinize, unique_world, voids
 from table.robot.players import Player, greedy_card
 
 # Work units per operation (about 1 unit per microsecond on one core of the development machine).
-NODE_COST = 2.4
-PLAY_COST = 8
+NODE_COST = 3
+PLAY_COST = 9
 WORLD_COST = 40  # sampling a world and setting up its search
 UNITS_PER_MS = 1000
 
