@@ -29,3 +29,51 @@ class Observation:
     moving: bool = False
     index: int = 0
     image: Optional[object] = field(default=None, compare=False, repr=False)  # the BGR frame, for evidence
+
+
+class Observer:
+    """Frames in, observations out: the recogniser's cards mapped to table millimetres and zones,
+    plus a motion flag from the difference with the previous frame (a hand crossing the table).
+
+    ``image_to_table`` is the 3x3 homography from image pixels to table mm (from calibration);
+    ``zone_of(x, y)`` names the zone containing a table point.
+    """
+
+    MOTION_SIZE = (160, 90)
+    MOTION_LEVEL = 18        # grey-level change that counts as a moving pixel
+    MOTION_SHARE = 0.004     # share of moving pixels that makes a frame "moving"
+
+    def __init__(self, recogniser, image_to_table, zone_of) -> None:
+        import numpy as np
+
+        self.recogniser = recogniser
+        self.h = np.asarray(image_to_table, dtype=np.float64)
+        self.zone_of = zone_of
+        self._prev = None
+
+    def moving(self, image) -> bool:
+        import cv2
+        import numpy as np
+
+        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), self.MOTION_SIZE,
+                           interpolation=cv2.INTER_AREA)
+        prev, self._prev = self._prev, small
+        if prev is None:
+            return True
+        diff = cv2.absdiff(small, prev)
+        return bool((diff > self.MOTION_LEVEL).mean() > self.MOTION_SHARE) or bool(np.isnan(diff.mean()))
+
+    def observe(self, image, ts: float, index: int = 0, keep_image: bool = False) -> Observation:
+        import numpy as np
+
+        moving = self.moving(image)
+        cards = []
+        if not moving:  # a moving frame settles nothing: skip the expensive part
+            for c in self.recogniser.recognise(image):
+                pts = np.hstack([c.corners, np.ones((4, 1))]) @ self.h.T
+                pts = pts[:, :2] / pts[:, 2:3]
+                x, y = pts.mean(axis=0)
+                cards.append(SeenCard(c.code, c.face_up, float(c.confidence), float(x), float(y),
+                                      self.zone_of(float(x), float(y)),
+                                      tuple((float(a), float(b)) for a, b in pts)))
+        return Observation(ts, tuple(cards), moving, index, image if keep_image else None)

@@ -30,7 +30,7 @@ _SEAT_GEOMETRY = {
 }
 _SEATS_FOR = {2: ["bottom", "top"], 3: ["bottom", "right", "top"], 4: ["bottom", "right", "top", "left"]}
 TRUMP_POS = (105.0, 250.0)
-STOCK_POS = (160.0, 250.0)
+STOCK_POS = (178.0, 250.0)
 TRAY_X = (300.0, 370.0, 440.0, 510.0, 580.0)
 TRAY_Y = 62.0
 
@@ -110,7 +110,9 @@ class SimOptions:
 class GameFilm:
     """Frames of one hand, played as the record says. ``frames()`` yields :class:`SimFrame`."""
 
-    def __init__(self, record, options: SimOptions = None, seed: int = 0) -> None:
+    def __init__(self, record, options: SimOptions = None, seed: int = 0, actions=None) -> None:
+        """``actions`` yields (seat, action) pairs, or None to wait a frame (a live table waiting
+        for the robot's announcement); by default the record's own actions."""
         if record.deck is None:
             raise ValueError("a simulated game needs the record's deck order")
         self.rec = record
@@ -124,6 +126,7 @@ class GameFilm:
         self._stock_left = 0
         self._trump: Optional[str] = None
         self._tray: List[str] = []
+        self._actions = actions
 
     # -- static scene ---------------------------------------------------------------------------
     def _scene(self) -> List[Placed]:
@@ -197,7 +200,11 @@ class GameFilm:
         yield from self._withdraw(rec.dealer, STOCK_POS)
         yield from self._still(opt.settle_frames + 2, "trump turned up")
         trick: List[Tuple[int, str]] = []
-        for seat, action in rec.actions:
+        for item in (self._actions if self._actions is not None else rec.actions):
+            if item is None:
+                yield self._frame(note="waiting")
+                continue
+            seat, action = item
             code = str(action.card)
             if type(action).__name__ == "Swap":
                 yield from self._reach(seat, TRUMP_POS, 3)
@@ -295,3 +302,13 @@ def truth_observation(frame: SimFrame, layout: Layout, rng: Optional[random.Rand
             code = rng.choice(list(codes)) if codes else None
         seen.append(SeenCard(code, p.face_up, 0.95 if code else 0.0, p.x, p.y, layout.zone_of(p.x, p.y)))
     return Observation(frame.ts, tuple(seen), frame.moving, frame.index)
+
+
+def render_frame(frame: SimFrame, deck, camera, table, nuisances, seed: int = 0):
+    """Pixels for one simulated frame (the same renderer as the still scenes)."""
+    from dataclasses import replace as _replace
+
+    from vision.synth import Scene, render_scene
+
+    nz = _replace(nuisances, hands=tuple(frame.hands))
+    return render_scene(Scene(frame.cards, deck, camera, table, nz), seed=seed * 100003 + frame.index)

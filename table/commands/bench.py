@@ -7,7 +7,9 @@ import importlib
 TARGETS = {
     "display": "table.bench.display",
     "rules": "table.bench.rules",
+    "tracker": "table.bench.tracker",
     "robot": "table.bench.robot",
+    "vision": "table.bench.vision",
 }
 
 
