@@ -11,6 +11,8 @@ COMMANDS = {
     "score": ("table.commands.score", "replay a game record and print tricks, points and result"),
     "rules": ("table.commands.rules", "list the rules presets and their settings"),
     "bench": ("table.commands.bench", "benchmarks that print measured numbers"),
+    "simulate": ("table.commands.simulate", "write a rendered simulated game: frames, zones, ground truth"),
+    "track": ("table.commands.track", "track a recorded game (video or frames) and print events and score"),
     "bot": ("table.commands.bot", "answer bot-protocol requests (JSON lines) on stdin with the robot's moves"),
     "play": ("table.commands.play", "play a hand in the terminal against the robot"),
     "firmware-sim": ("table.commands.firmware_sim", "the Pico firmware logic behind a pseudo-terminal, drawn on the terminal"),
@@ -27,7 +29,12 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
     for name, (mod, helptext) in COMMANDS.items():
         sp = sub.add_parser(name, help=helptext, description=helptext)
         if only is None or only == name:
-            importlib.import_module(mod).configure(sp)
+            try:
+                importlib.import_module(mod).configure(sp)
+            except ImportError as e:
+                if only == name:
+                    raise
+                sp.description = f"unavailable here: {e}"
     return p
 
 
