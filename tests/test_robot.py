@@ -362,3 +362,10 @@ def test_briscolabot_peer_plays_legally():
     while not g.is_over():
         g.apply(bb.choose(g.view(g.turn)))
     assert g.outcome().complete and bb.fallbacks == 0
+
+
+def test_play_command_rejects_bad_input_clearly():
+    out = subprocess.run([sys.executable, "-m", "table", "play", "--seed", "3", "--budget-ms", "2"],
+                         input="xx\n1Z\nq\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0
+    assert out.stdout.count("not allowed:") == 2

@@ -4,7 +4,8 @@ Each deal is played once per seating, the robot's seats rotating (2 and 4 player
 swapped; 3 players: three times, the robot in each seat), so luck of the cards cancels out. The
 share of hands won by the robot's side (a draw counts half) gets a 95% confidence interval from the
 spread of the per-deal shares (normal approximation). Decision times are those of the robot's
-searched decisions (forced plays and swaps, which take no search, are left out).
+searched decisions (forced plays and swaps, which take no search, are left out), both wall-clock
+and CPU time of the deciding thread: on a shared machine the CPU time is the one-core figure.
 """
 from __future__ import annotations
 
@@ -69,11 +70,11 @@ def play_deal(rules, deck, robot_seats, robot, opponent, times):
         seat = g.turn
         view = g.view(seat)
         if seat in robot_seats:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             action = robot.choose(view)
-            dt = time.perf_counter() - t0
+            dt, dc = time.perf_counter() - t0, time.thread_time() - c0
             if "worlds" in robot.last:
-                times.append(dt)
+                times.append((dt, dc))
         else:
             action = opponent.choose(view)
         g.apply(action, seat)
@@ -90,13 +91,16 @@ def summarize(shares, margins, times):
     mean = sum(shares) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n > 1 else float("nan")
-    ts = sorted(times)
+    ts = sorted(t for t, _ in times)
+    cs = sorted(c for _, c in times)
     return {
         "deals": n, "hands": len(margins), "share": mean, "ci95": [mean - half, mean + half],
         "margin": sum(margins) / len(margins),
         "decisions": len(ts),
         "mean_ms": 1000 * sum(ts) / len(ts) if ts else 0.0,
         "p95_ms": 1000 * ts[min(len(ts) - 1, int(0.95 * len(ts)))] if ts else 0.0,
+        "cpu_mean_ms": 1000 * sum(cs) / len(cs) if cs else 0.0,
+        "cpu_p95_ms": 1000 * cs[min(len(cs) - 1, int(0.95 * len(cs)))] if cs else 0.0,
     }
 
 
@@ -129,7 +133,8 @@ def run(args) -> int:
                 if s:
                     print(f"  {d + 1}/{args.deals} deals  share {s['share']:.3f} "
                           f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]  margin {s['margin']:+.1f}  "
-                          f"decision mean {s['mean_ms']:.0f} ms p95 {s['p95_ms']:.0f} ms  "
+                          f"decision mean {s['mean_ms']:.0f} ms p95 {s['p95_ms']:.0f} ms "
+                          f"(cpu {s['cpu_mean_ms']:.0f}/{s['cpu_p95_ms']:.0f})  "
                           f"({time.perf_counter() - t0:.0f} s)", flush=True)
     except KeyboardInterrupt:
         print("interrupted: summary of the deals played so far", flush=True)
@@ -144,7 +149,8 @@ def run(args) -> int:
     print(f"robot vs {args.opponent} on {rules}: {s['deals']} deals, {s['hands']} hands; "
           f"share of hands won {s['share']:.3f} (95% CI {lo:.3f}-{hi:.3f}); "
           f"mean margin {s['margin']:+.1f} points; decision time mean {s['mean_ms']:.0f} ms, "
-          f"p95 {s['p95_ms']:.0f} ms over {s['decisions']} searched decisions")
+          f"p95 {s['p95_ms']:.0f} ms (CPU time of the deciding thread: mean {s['cpu_mean_ms']:.0f} ms, "
+          f"p95 {s['cpu_p95_ms']:.0f} ms) over {s['decisions']} searched decisions")
     if getattr(opp, "fallbacks", 0):
         print(f"note: the opponent named an unplayable card {opp.fallbacks} times (played its first legal card)")
     if args.json:
