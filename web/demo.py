@@ -56,3 +56,25 @@ def play_hand(store, seed: int = 3, rules="classic-2", dealer: int = 0, frames: 
 
 def append_hand(store, **kw) -> List[Event]:
     return list(play_hand(store, **kw))
+
+
+def simulated_events(n: int, seed: int = 1, rules="classic-2", seats=("Ana", "Robot")) -> List[Event]:
+    """``n`` unstored events of simulated hands (a match start, then hand starts, plays, tricks and
+    hand ends), for timing the appends themselves."""
+    out: List[Event] = [Event("match_start", {"rules": rules, "seats": list(seats), "robot_seat": 1})]
+    rng = random.Random(seed)
+    hand = 0
+    while len(out) < n:
+        g = Game.random(rules, random.Random(rng.random()), dealer=hand % len(seats))
+        out.append(Event("hand_start", {"dealer": g.dealer, "trump": str(g.trump)}))
+        while not g.is_over():
+            a = rng.choice([a for a in g.legal_actions if isinstance(a, Play)])
+            seat = g.turn
+            t = g.apply(a)
+            out.append(Event("play", {"seat": seat, "card": str(a.card), "confidence": 0.97}))
+            if t is not None:
+                out.append(Event("trick", {"winner": t.winner, "points": t.points, "number": len(g.tricks)}))
+        o = g.outcome()
+        out.append(Event("hand_end", {"points": list(o.points), "winner": o.winner}))
+        hand += 1
+    return out[:n]

@@ -10,6 +10,7 @@ TARGETS = {
     "tracker": "table.bench.tracker",
     "robot": "table.bench.robot",
     "vision": "table.bench.vision",
+    "web": "table.bench.web",
 }
 
 

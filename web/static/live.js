@@ -32,7 +32,7 @@
     }
     const ann = st.announcement;
     $("announce").hidden = !ann;
-    if (ann) $("announce").textContent = `🤖 ${T.robot_says}: ${ann.text}`;
+    if (ann) $("announce").textContent = `${T.robot_says}: ${ann.text}`;
     $("alerts").replaceChildren(...(st.alerts || []).map(a => el("div", { class: "alert", text: `⚠ ${a.message}` })));
     renderDevices(st.devices || {});
   }
@@ -46,8 +46,8 @@
     const kids = plays.map(p => el("div", { class: "play" + (p.seat === winner ? " winner" : ""), "data-seat": p.seat },
       cardEl(p.card), el("span", { class: "who", text: seatName(st, p.seat) })));
     if (h.turn !== null && h.turn !== undefined && !h.over) {
-      kids.push(el("div", { class: "play next" }, el("span", { class: "tag", text: `${T.turn}:` }),
-                   el("span", { class: "who", text: seatName(st, h.turn) })));
+      kids.push(el("div", { class: "play next" }, el("div", { class: "slot-empty", text: "?" }),
+                   el("span", { class: "who", text: `${T.turn}: ${seatName(st, h.turn)}` })));
     }
     box.replaceChildren(...kids);
   }

@@ -60,7 +60,7 @@
   function renderChart() {
     const W = 600, H = 220, L = 36, B = 24, n = d.tricks.length;
     const series = names().map((_, i) => [0].concat(d.tricks.map(t => t.score[i])));
-    const top = Math.max(60, ...series.flat());
+    const top = Math.max(60, ...series.flat()) * 1.12;
     const x = k => L + (W - L - 10) * (n ? k / n : 0), y = v => H - B - (H - B - 10) * v / top;
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": T.score_chart });
     s.append(svg("line", { class: "axis", x1: L, y1: H - B, x2: W - 10, y2: H - B }),
