@@ -1,0 +1,132 @@
+"""`brisca-table bench vision`: speed (ms per 1280x720 frame, one core, by stage) and identity
+accuracy on a fixed seed set of synthetic scenes from each reference deck and the built-in deck."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+DECKS_DIR = Path(__file__).resolve().parents[3] / "shared" / "decks"
+
+
+def configure(p):
+    p.add_argument("--scenes", type=int, default=40, help="synthetic scenes per deck")
+    p.add_argument("--decks", default=str(DECKS_DIR), help="folder of reference decks")
+    p.add_argument("--min-visible", type=float, default=0.5,
+                   help="count face-up cards with at least this visible fraction")
+    p.add_argument("--no-agnostic", action="store_true", help="skip the deck-agnostic reader")
+
+
+def _match(truth, seen, tol_frac=0.2):
+    """Pair each ground-truth card with the detection whose centre is nearest (within a fraction of
+    the card's long side)."""
+    import numpy as np
+
+    pairs, used = {}, set()
+    for i in sorted(range(len(truth)), key=lambda i: -truth[i].visible):  # top cards first
+        t = truth[i]
+        c = t.corners.mean(axis=0)
+        long_side = np.linalg.norm(t.corners[1] - t.corners[2])
+        best, bd = None, tol_frac * long_side
+        for j, s in enumerate(seen):
+            d = np.linalg.norm(s.corners.mean(axis=0) - c)
+            if d < bd and j not in used:
+                best, bd = j, d
+        if best is not None:
+            pairs[i] = best
+            used.add(best)
+    return pairs, used
+
+
+def _evaluate(name, deck, identifiers, n, min_visible, times):
+    import numpy as np
+
+    from vision import synth
+    from vision.recognise import Recogniser
+
+    stats = {k: dict(up=0, correct=0, unknown=0, wrong=0, missed=0, fp_coded=0, down=0,
+                     down_ok=0) for k in identifiers}
+    recs = {k: Recogniser(v) for k, v in identifiers.items()}
+    for k in range(n):
+        rng = np.random.default_rng(10_000 + k)
+        scene = synth.random_scene(rng, deck)
+        frame = synth.render_scene(scene, seed=k)
+        for mode, rec in recs.items():
+            t0 = time.perf_counter()
+            seen = rec.recognise(frame.image)
+            total = (time.perf_counter() - t0) * 1e3
+            times.setdefault(mode, []).append((total, rec.last.detect_ms, rec.last.identify_ms))
+            st = stats[mode]
+            pairs, used = _match(frame.truth, seen)
+            for i, t in enumerate(frame.truth):
+                if t.visible < min_visible:
+                    continue
+                s = seen[pairs[i]] if i in pairs else None
+                if not t.face_up:
+                    st["down"] += 1
+                    st["down_ok"] += int(s is not None and not s.face_up)
+                    continue
+                st["up"] += 1
+                if s is None:
+                    st["missed"] += 1
+                elif s.code is None:
+                    st["unknown"] += 1
+                elif s.code == t.code:
+                    st["correct"] += 1
+                else:
+                    st["wrong"] += 1
+            # a detection that is no card at all (or a buried one) but got a code is also wrong
+            for j, s in enumerate(seen):
+                if j in used or s.code is None:
+                    continue
+                near = [t for t in frame.truth if np.linalg.norm(t.corners.mean(0) - s.corners.mean(0))
+                        < 0.2 * np.linalg.norm(t.corners[1] - t.corners[2])]
+                if not any(t.code == s.code for t in near):
+                    st["fp_coded"] += 1
+        if (k + 1) % 10 == 0 or k + 1 == n:
+            print(f"  {name}: {k + 1}/{n} scenes", file=sys.stderr, flush=True)
+    return stats
+
+
+def run(args) -> int:
+    import cv2
+    import numpy as np
+
+    from vision import synth
+    from vision.agnostic import Reader
+    from vision.identify import Templates
+
+    cv2.setNumThreads(1)
+    decks = [synth.builtin(40)]
+    root = Path(args.decks)
+    if root.is_dir():
+        decks += [synth.load_deck(p) for p in sorted(root.iterdir()) if p.is_dir()]
+    else:
+        print(f"note: no reference decks at {root}; built-in deck only")
+    print(f"vision bench: {args.scenes} scenes per deck, seeds 10000.., one core (cv2 threads=1), "
+          f"face-up cards with >= {args.min_visible:.0%} visible")
+    times: dict = {}
+    rows = []
+    for deck in decks:
+        ids = {"enrolled": Templates.from_deck_augmented(deck)}
+        if not args.no_agnostic:
+            ids["agnostic"] = Reader()
+        stats = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times)
+        for mode, st in stats.items():
+            rows.append((deck.name, mode, st))
+    print()
+    print(f"{'deck':16} {'mode':9} {'face-up':>7} {'correct':>8} {'unknown':>8} {'missed':>7} "
+          f"{'wrong':>6} {'fp':>4} {'conf.wrong':>10} {'backs ok':>9}")
+    for name, mode, st in rows:
+        up = max(st["up"], 1)
+        cw = (st["wrong"] + st["fp_coded"]) / up
+        print(f"{name:16} {mode:9} {st['up']:7d} {st['correct'] / up:8.2%} {st['unknown'] / up:8.2%} "
+              f"{st['missed'] / up:7.2%} {st['wrong']:6d} {st['fp_coded']:4d} {cw:10.3%} "
+              f"{st['down_ok']}/{st['down']:<4}")
+    print()
+    for mode, ts in times.items():
+        a = np.array(ts)
+        print(f"{mode:9} ms per frame: median {np.median(a[:, 0]):.1f}  p95 {np.percentile(a[:, 0], 95):.1f}"
+              f"  (detect median {np.median(a[:, 1]):.1f}, identify median {np.median(a[:, 2]):.1f}; "
+              f"{len(a)} frames)")
+    return 0

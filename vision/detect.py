@@ -1,0 +1,280 @@
+"""Find card quadrilaterals in an overhead frame and rectify them.
+
+Cards are lighter than the cloth. A half-resolution foreground mask (relative to a local cloth level,
+so lighting gradients do not matter) gives blobs. A blob that is one clean quadrilateral is one
+card. Blobs of touching or overlapping cards, or cards merged with a hand, are split by hypothesising
+a card of the known size at every right-angled corner of the blob outline and keeping the
+hypotheses that the mask supports, one per card centre.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import List, Optional
+
+import cv2
+import numpy as np
+
+from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, order_corners
+
+WORK_SCALE = 0.5  # detection runs at half resolution
+_HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
+
+
+@dataclass
+class Detection:
+    corners: np.ndarray  # 4x2 float32 full-resolution image pixels, portrait order (TL TR BR BL)
+    score: float  # how well the mask supports the quadrilateral, 0..1
+
+
+def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Pixels clearly lighter than the local cloth level."""
+    gray = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    tiny = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    # closing lifts the cloth level to its light pattern parts; opening then removes the cards
+    cloth = cv2.morphologyEx(tiny, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    cloth = cv2.morphologyEx(cloth, cv2.MORPH_OPEN, np.ones((41, 41), np.uint8))
+    cloth = cv2.blur(cloth, (9, 9))
+    cloth = cv2.resize(cloth, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = cv2.subtract(gray, cloth)
+    _, mask = cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # fill holes (a card's own dark artwork or back pattern), then drop specks
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask[:] = 0
+    cv2.drawContours(mask, [c for c in contours if cv2.contourArea(c) > 40], -1, 255, -1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
+    a = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+    det = np.linalg.det(a)
+    if abs(det) < 1e-6:
+        return None
+    t = np.linalg.solve(a, p2 - p1)
+    return p1 + t[0] * d1
+
+
+def _edges(poly: np.ndarray, min_len: float):
+    """Straight edges of a closed polygon at least min_len long: (start, end, direction, length)."""
+    out = []
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        d = b - a
+        ln = float(np.hypot(*d))
+        if ln >= min_len:
+            out.append((i, a, b, d / ln, ln))
+    return out
+
+
+def _corners(poly: np.ndarray, min_len: float):
+    """Right-angled convex corners between consecutive long edges (allowing a short chamfer
+    between them, which is how a rounded card corner looks): (point, dir_a, len_a, dir_b, len_b),
+    with dir_a/dir_b pointing away from the corner along the two edges."""
+    edges = _edges(poly, min_len)
+    n = len(poly)
+    out = []
+    area_sign = np.sign(cv2.contourArea(poly.astype(np.float32), oriented=True)) or 1.0
+    for k in range(len(edges)):
+        i, a1, b1, d1, l1 = edges[k]
+        j, a2, b2, d2, l2 = edges[(k + 1) % len(edges)]
+        gap = (j - i) % n
+        if gap < 1 or gap > 3 or len(edges) < 2:
+            continue
+        if gap > 1 and np.hypot(*(a2 - b1)) > max(0.35 * min(l1, l2), 6):
+            continue
+        if abs(float(np.dot(d1, d2))) > 0.26:  # not within ~15 degrees of a right angle
+            continue
+        turn = d1[0] * d2[1] - d1[1] * d2[0]
+        if np.sign(turn) != -area_sign and np.sign(turn) != 0:
+            pass
+        if np.sign(turn) * area_sign > 0 and False:
+            continue
+        p = _line_intersection(a1, d1, a2, d2)
+        if p is None:
+            continue
+        out.append((p, -d1, l1, d2, l2, turn * area_sign))
+    return out
+
+
+def _quad_support(mask: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of the quadrilateral inside the foreground mask."""
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    h, w = mask.shape
+    if x0 < -2 or y0 < -2 or x1 > w + 2 or y1 > h + 2:
+        return 0.0
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    roi = mask[y0:y1, x0:x1]
+    poly = np.zeros(roi.shape, np.uint8)
+    cv2.fillConvexPoly(poly, np.round(quad - [x0, y0]).astype(np.int32), 255)
+    area = cv2.countNonZero(poly)
+    if area == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(poly, roi)) / area
+
+
+def _clean_quad(contour: np.ndarray):
+    """The contour as a single card, if it is one: convex, four sides, card aspect ratio."""
+    area = cv2.contourArea(contour)
+    hull = cv2.convexHull(contour)
+    harea = cv2.contourArea(hull)
+    if harea <= 0 or area / harea < 0.93:
+        return None
+    peri = cv2.arcLength(hull, True)
+    approx = cv2.approxPolyDP(hull, 0.02 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(approx) == 4:
+        quad = approx
+    else:
+        rect = cv2.minAreaRect(hull)
+        quad = cv2.boxPoints(rect).astype(np.float64)
+        if area / max(rect[1][0] * rect[1][1], 1) < 0.9:
+            return None
+    q = order_corners(quad)
+    short = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+    long_ = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+    if short <= 0 or not (1.3 < long_ / short < 1.8):
+        return None
+    return q, long_
+
+
+def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of points along the four sides that lie on the blob outline or on an edge where
+    the card is lighter than a band just outside it (cloth, or the shadow a top card casts). A
+    frame line printed inside a card has light card beyond it, so it does not count."""
+    t = np.linspace(0.1, 0.9, 10)[:, None]
+    h, w = gray.shape
+    c = quad.mean(axis=0)
+    hits = 0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = (b - a) / (np.hypot(*(b - a)) + 1e-9)
+        n = np.array([-d[1], d[0]])
+        if np.dot(c - a, n) < 0:
+            n = -n
+        p = a + t * (b - a)
+
+        def at(img, q):
+            return img[np.clip(np.round(q[:, 1]).astype(int), 0, h - 1),
+                       np.clip(np.round(q[:, 0]).astype(int), 0, w - 1)]
+        on_outline = at(outline_dist, p) <= 1.5
+        inside = (at(gray, p + n * 1.5) + at(gray, p + n * 2.5)) * 0.5
+        outside = (at(gray, p - n * 2.0) + at(gray, p - n * 3.5) + at(gray, p - n * 5.0)) / 3.0
+        hits += int((on_outline | ((inside - outside) > 18)).sum())
+    return hits / (4 * len(t))
+
+
+def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist):
+    """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
+    three scales (perspective), scored by mask coverage plus side support."""
+    poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+    short_px = long_px / CARD_ASPECT
+    out = []
+    for p, da, la, db, lb, convex in _corners(poly, max(6.0, short_px * 0.18)):
+        if convex <= 0:
+            continue
+        best = None
+        for sc in (0.94, 1.0, 1.06):
+            for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
+                if la > ua * 1.12 or lb > ub * 1.12:
+                    continue
+                quad = np.array([p, p + da * ua, p + da * ua + db * ub, p + db * ub])
+                inside = _quad_support(mask, quad)
+                if inside < 0.9:
+                    continue
+                s = inside + _side_support(gray, outline_dist, quad)
+                if best is None or s > best[0]:
+                    best = (s, quad)
+        if best is not None and best[0] > 1.5:
+            out.append((best[0] - 1.0, best[1]))
+    return out
+
+
+def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5) -> np.ndarray:
+    """Fit a straight line to the outline points along each side and intersect neighbours: the
+    true corner of a rounded card is where its straight edges meet. Sides without support (hidden
+    under another card or a hand) keep their line."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        ln = float(np.hypot(*d)) or 1.0
+        d = d / ln
+        n = np.array([-d[1], d[0]])
+        rel = pts - a
+        t = rel @ d
+        dist = rel @ n
+        sel = pts[(np.abs(dist) < tol) & (t > 0.15 * ln) & (t < 0.85 * ln)]
+        if len(sel) >= max(6, 0.25 * ln):
+            vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+        else:
+            lines.append((a, d))
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        if p is None or np.linalg.norm(p - quad[i]) > 0.2 * np.linalg.norm(quad[1] - quad[0]) + 4:
+            return quad
+        out.append(p)
+    return np.array(out)
+
+
+def _card_length_hint(contours, mask) -> Optional[float]:
+    lengths = []
+    for c in contours:
+        r = _clean_quad(c)
+        if r is not None:
+            lengths.append(r[1])
+    if lengths:
+        return float(np.median(lengths))
+    return None
+
+
+def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
+                 min_long_px: float = 70.0) -> List[Detection]:
+    """Every card-shaped quadrilateral in a BGR frame, face up or down. `card_long_px` (the card's
+    long side in full-resolution pixels, e.g. from calibration) helps split merged blobs."""
+    s = WORK_SCALE
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    mask = foreground_mask(small)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_long = min_long_px * s
+    contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
+    hint = card_long_px * s if card_long_px else _card_length_hint(contours, mask)
+    gray = None
+    found: List[Detection] = []
+    for c in contours:
+        r = _clean_quad(c)
+        if r is not None and r[1] >= min_long and (hint is None or 0.75 < r[1] / hint < 1.3):
+            q = _refine(r[0], c.reshape(-1, 2).astype(np.float64))
+            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), 1.0))
+            continue
+        if hint is None:
+            continue
+        if gray is None:
+            gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            outline = np.full(mask.shape, 255, np.uint8)
+            cv2.drawContours(outline, contours, -1, 0, 1)
+            outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
+        hyps = sorted(_hypotheses(c, mask, hint, gray, outline_dist), key=lambda t: -t[0])
+        kept: List[np.ndarray] = []
+        for score, quad in hyps:
+            centre = quad.mean(axis=0)
+            if any(np.linalg.norm(centre - k.mean(axis=0)) < hint * 0.3 for k in kept):
+                continue
+            kept.append(quad)
+            q = _refine(order_corners(quad).astype(np.float64), c.reshape(-1, 2).astype(np.float64))
+            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score)))
+    return found
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
+    """The card as an upright portrait image (corners in TL TR BR BL order)."""
+    w, h = size
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(np.float32(corners), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
