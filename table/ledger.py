@@ -160,6 +160,7 @@ class Ledger:
 
     def _on_swap(self, e: Event) -> None:
         self._action(e, Swap(Card.parse(e.data["gave"])))
+        self.announcement = None  # the robot announces its play next
 
     def _on_trick(self, e: Event) -> None:
         h = self.hand
