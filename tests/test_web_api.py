@@ -373,3 +373,56 @@ def test_pages_speak_spanish_and_english(client, store):
     for url in ("/replay", "/replay/1/1", "/referee", "/setup", "/setup/enroll"):
         r = client.get(url)
         assert r.status_code == 200 and "Content-Security-Policy" in r.headers, url
+
+
+# -- the real server: waitress in a thread -------------------------------------------------------
+def _sse_open(port, headers=None):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/events", headers=headers or {})
+    return conn, conn.getresponse()
+
+
+def _read_until(resp, needle: bytes) -> bytes:
+    buf = b""
+    while needle not in buf:
+        chunk = resp.read1(65536)
+        assert chunk, buf
+        buf += chunk
+    return buf
+
+
+def test_waitress_serves_streams_up_to_the_cap_and_stops(store):
+    import http.client
+    from web.server import serve
+
+    start_match(store)
+    append_hand(store, seed=3, upto=3)
+    app = create_app(store, {"SSE_CAP": 2, "SSE_TICK": 0.1})
+    srv = serve(app, host="127.0.0.1", port=0)
+    assert srv.threads > 2
+    try:
+        c1, r1 = _sse_open(srv.port, {"Last-Event-ID": "2"})
+        body = _read_until(r1, f"id: {store.last_id}\n".encode())
+        ids = [int(m["id"]) for m in sse_messages(body.decode()) if "id" in m]
+        assert ids == list(range(3, store.last_id + 1))  # resumed right after event 2
+        c2, r2 = _sse_open(srv.port)
+        _read_until(r2, b"event: state")
+        c3, r3 = _sse_open(srv.port)
+        assert r3.status == 503 and r3.getheader("Retry-After")
+        c3.close()
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+        c.request("GET", "/api/state")
+        assert c.getresponse().status == 200  # a thread is always left for ordinary requests
+        e = store.append(Event("play", {"seat": 1, "card": "5B"}))
+        assert f"id: {e.id}".encode() in _read_until(r2, f"id: {e.id}\n".encode())
+    finally:
+        assert srv.stop() is True
+    assert app.extensions["brisca"].hub.open_streams == 0
+
+
+def test_bench_web_prints_measured_numbers(capsys):
+    from table.cli import main
+    assert main(["bench", "web", "--viewers", "3", "--events", "30", "--rate", "200", "--pollers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "reached every viewer: n=30 p50=" in out and "/api/state under that load: n=" in out

@@ -214,3 +214,71 @@ def test_phone_layout_fits_and_screenshots(table, open_page, tmp_path):
         if os.environ.get("BRISCA_SCREENSHOTS") == "1":
             (ROOT / "docs").mkdir(exist_ok=True)
             shutil.copy(out, ROOT / "docs" / name)
+
+
+class Camera:
+    """A stand-in for the service's controller: one frame, one zone, one detected card."""
+
+    def __init__(self):
+        from web.demo import frame_jpeg
+        self.jpeg = frame_jpeg("mesa", (640, 400))
+        self.zone = [[0.25, 0.25], [0.75, 0.25], [0.75, 0.75], [0.25, 0.75]]
+        self.enrolled = None
+
+    def camera_jpeg(self):
+        return self.jpeg
+
+    def zones(self):
+        return {"baza": self.zone}
+
+    def detections(self):
+        return [{"code": "3C", "confidence": 0.93, "polygon": [[0.4, 0.4], [0.5, 0.4], [0.5, 0.6], [0.4, 0.6]]}]
+
+    def set_zones(self, zones):
+        self.zone = zones["baza"]
+
+    def enroll(self, jpeg):
+        from web.demo import frame_jpeg
+        return [{"code": c, "jpeg": frame_jpeg(c or "?", (60, 90)), "confidence": p}
+                for c, p in (("1O", 0.95), ("2O", 0.4))]
+
+    def save_enrollment(self, crops):
+        self.enrolled = crops
+
+
+def test_zone_corners_are_dragged_and_saved_and_a_deck_is_enrolled(tmp_path, open_page):
+    store = EventStore(tmp_path / "data")
+    cam = Camera()
+    srv = serve(create_app(store, {"REFEREE_PIN": PIN}, controller=cam), host="127.0.0.1", port=0)
+    try:
+        page = open_page(srv.url + "/referee")
+        page.fill("#login-form input[name=pin]", PIN)
+        page.click("#login-form button")
+        expect(page.locator("#correct-form")).to_be_visible()
+        page.goto(srv.url + "/setup")
+        corner = page.locator("#overlay circle.corner").first
+        expect(corner).to_be_attached()
+        expect(page.locator("#overlay polygon.det")).to_have_count(1)
+        box = page.locator("#overlay").bounding_box()
+        c = corner.bounding_box()
+        page.mouse.move(c["x"] + c["width"] / 2, c["y"] + c["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] * 0.1, box["y"] + box["height"] * 0.1, steps=5)
+        page.mouse.up()
+        page.click("#save-zones")
+        expect(page.locator("#msg.ok")).to_be_visible()
+        x, y = cam.zone[0]
+        assert abs(x - 0.1) < 0.03 and abs(y - 0.1) < 0.03 and cam.zone[1] == [0.75, 0.25]
+        assert store.events()[-1].data["name"] == "calibration"
+
+        page.goto(srv.url + "/setup/enroll")
+        page.click("#enroll-form button")
+        expect(page.locator(".crop")).to_have_count(2)
+        expect(page.locator(".crop.low")).to_have_count(1)  # the doubtful crop is flagged for review
+        page.locator(".crop input").nth(1).fill("2C")
+        page.click("#save-deck")
+        expect(page.locator("#msg.ok")).to_be_visible()
+        assert cam.enrolled == [{"index": 0, "code": "1O"}, {"index": 1, "code": "2C"}]
+    finally:
+        srv.stop()
+        store.close()
