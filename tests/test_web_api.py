@@ -426,3 +426,25 @@ def test_bench_web_prints_measured_numbers(capsys):
     assert main(["bench", "web", "--viewers", "3", "--events", "30", "--rate", "200", "--pollers", "1"]) == 0
     out = capsys.readouterr().out
     assert "reached every viewer: n=30 p50=" in out and "/api/state under that load: n=" in out
+
+
+def test_zones_in_table_millimetres_are_scaled_both_ways(store):
+    class MmController:
+        saved = None
+
+        def zones(self):
+            return {"units": "mm", "table": [900.0, 500.0], "zones": {"play0": [[90, 50], [450, 50], [450, 250]]}}
+
+        def set_zones(self, z):
+            self.saved = z
+
+    ctl = MmController()
+    c = create_app(store, {"TESTING": True, "REFEREE_PIN": PIN}, controller=ctl).test_client()
+    assert c.get("/api/setup/overlay").get_json()["zones"]["play0"] == [[0.1, 0.1], [0.5, 0.1], [0.5, 0.5]]
+    h = {"X-CSRF-Token": csrf(c)}
+    c.post("/api/referee/login", json={"pin": PIN}, headers=h)
+    r = c.post("/api/setup/zones", json={"zones": {"play0": [[0.2, 0.2], [0.5, 0.1], [0.5, 0.5]]}}, headers=h)
+    assert r.status_code == 200
+    assert ctl.saved == {"units": "mm", "table": [900.0, 500.0], "zones": {"play0": [[180.0, 100.0], [450.0, 50.0], [450.0, 250.0]]}}
+    ctl.zones = lambda: None  # a controller with nothing to draw yet
+    assert c.get("/api/setup/overlay").get_json()["zones"] == {}

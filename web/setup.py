@@ -5,9 +5,10 @@ The camera belongs to the service, so these pages talk to an optional ``controll
 (duck-typed; every method optional, each page says so when one is missing):
 
 - ``camera_jpeg() -> bytes | None``: the newest camera frame as JPEG.
-- ``zones() -> {name: [[x, y], ...]}``: zone polygons as fractions (0..1) of the image width/height.
+- ``zones() -> {name: [[x, y], ...]}``: zone polygons as fractions (0..1) of the image width/height,
+  or ``{"units": "mm", "table": [w, h], "zones": {...}}`` in table millimetres (see `_read_zones`).
 - ``detections() -> [{"code": str, "confidence": float, "polygon": [[x, y], ...]}]`` (same units).
-- ``set_zones(zones)``: store new zone polygons (same form); raise ValueError to refuse them.
+- ``set_zones(zones)``: store new zone polygons, in the same shape zones() gave; ValueError refuses.
 - ``enroll(jpeg: bytes | None) -> [{"code": str | None, "jpeg": bytes, "confidence": float}]``: cut
   the enrollment photo (None: take one now) into card crops with their proposed codes.
 - ``save_enrollment([{"index": int, "code": str}])``: keep the reviewed crops as the deck templates.
@@ -59,14 +60,37 @@ def camera():
     return Response(bytes(jpeg), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+def _read_zones(c):
+    """The controller's zones as image fractions, and the table size (mm) when it speaks mm.
+
+    Two shapes are understood: ``{name: polygon}`` in fractions of the image, or
+    ``{"units": "mm", "table": [w, h], "zones": {name: polygon}}`` in table millimetres (the view is
+    then taken to be the rectified table, so fractions are mm / table size)."""
+    fn = getattr(c, "zones", None) if c is not None else None
+    raw = fn() if fn else None
+    if not raw:
+        return {}, None
+    if isinstance(raw, dict) and raw.get("units") == "mm":
+        w, h = raw.get("table") or (0, 0)
+        if not (isinstance(w, (int, float)) and isinstance(h, (int, float)) and w > 0 and h > 0):
+            raise ApiError(500, "the controller's zones in mm come without the table size")
+        zones = {k: [[x / w, y / h] for x, y in poly] for k, poly in (raw.get("zones") or {}).items()}
+        return _clean_zones(zones), (float(w), float(h))
+    if isinstance(raw, dict) and "zones" in raw:
+        raw = raw["zones"]
+    return _clean_zones(raw), None
+
+
 @bp.get("/api/setup/overlay")
 def overlay():
     c = ctx().controller
-    zones = getattr(c, "zones", None)
-    dets = getattr(c, "detections", None)
-    return {"available": c is not None,
-            "zones": _clean_zones(zones()) if zones else {},
-            "detections": list(dets()) if dets else []}
+    dets = getattr(c, "detections", None) if c is not None else None
+    out = {"available": c is not None, "zones": {}, "detections": list(dets() or []) if dets else []}
+    try:
+        out["zones"], _ = _read_zones(c)
+    except ApiError as e:  # a controller we cannot draw: show the picture anyway
+        out["zones_error"] = e.message
+    return out
 
 
 def _clean_zones(zones) -> dict:
@@ -98,7 +122,16 @@ def save_zones():
     zones = _clean_zones(data.get("zones"))
     fn = _method("set_zones")
     try:
-        fn(zones)
+        _, table_mm = _read_zones(ctx().controller)
+    except ApiError:
+        table_mm = None
+    try:
+        if table_mm:  # answer in the units the controller speaks
+            w, h = table_mm
+            fn({"units": "mm", "table": [w, h],
+                "zones": {k: [[round(x * w, 1), round(y * h, 1)] for x, y in poly] for k, poly in zones.items()}})
+        else:
+            fn(zones)
     except ValueError as e:
         raise ApiError(400, f"zones refused: {e}") from None
     ctx().store.append(Event("device", {"name": "calibration", "ok": True,

@@ -5,21 +5,30 @@
   const cam = $("cam"), ov = $("overlay");
   if (!cam || !ov) return;
   let zones = {}, dets = [], drag = null;
+  /* The overlay is drawn in the picture's own pixels (zones come as fractions of it), so corners
+     stay round and labels upright whatever the picture's shape. */
+  let W = 1000, H = 1000;
+  function fit() {
+    if (cam.naturalWidth) { W = cam.naturalWidth; H = cam.naturalHeight; ov.setAttribute("viewBox", `0 0 ${W} ${H}`); }
+  }
+  cam.addEventListener("load", () => { const w = W, h = H; fit(); if (w !== W || h !== H) draw(); });
+  const px = p => `${p[0] * W},${p[1] * H}`;
 
   function draw() {
     ov.replaceChildren();
+    const r = Math.max(W, H) * 0.012, fs = Math.max(W, H) * 0.022;
     for (const [name, pts] of Object.entries(zones)) {
-      ov.append(svg("polygon", { class: "zone", points: pts.map(p => p.join(",")).join(" ") }));
-      const t = svg("text", { x: pts[0][0] + 0.01, y: pts[0][1] + 0.035 }); t.textContent = name; ov.append(t);
+      ov.append(svg("polygon", { class: "zone", points: pts.map(px).join(" ") }));
+      const t = svg("text", { x: pts[0][0] * W + r * 1.5, y: pts[0][1] * H + fs * 1.3, "font-size": fs }); t.textContent = name; ov.append(t);
       pts.forEach((p, i) => {
-        const c = svg("circle", { class: "corner", cx: p[0], cy: p[1], r: 0.014, "data-zone": name, "data-i": i });
+        const c = svg("circle", { class: "corner", cx: p[0] * W, cy: p[1] * H, r, "data-zone": name, "data-i": i });
         ov.append(c);
       });
     }
     for (const d of dets) {
       if (!d.polygon) continue;
-      ov.append(svg("polygon", { class: "det", points: d.polygon.map(p => p.join(",")).join(" ") }));
-      const t = svg("text", { x: d.polygon[0][0], y: d.polygon[0][1] - 0.01 });
+      ov.append(svg("polygon", { class: "det", points: d.polygon.map(px).join(" ") }));
+      const t = svg("text", { x: d.polygon[0][0] * W, y: d.polygon[0][1] * H - fs * 0.4, "font-size": fs });
       t.textContent = `${d.code || "?"} ${d.confidence !== undefined ? Math.round(d.confidence * 100) + "%" : ""}`;
       ov.append(t);
     }
@@ -49,6 +58,7 @@
       if (!drag) draw();
     }).catch(() => {});
   }
+  fit();
   loadOverlay(false);
   /* refresh the picture and the detections; the zones being edited stay as dragged */
   setInterval(() => { cam.src = `/setup/camera.jpg?t=${Date.now()}`; loadOverlay(true); }, 1500);
