@@ -296,7 +296,7 @@ class Game:
         g.history = self.history[:]
         g.swapped = self.swapped[:]
         g.deck_mask = self.deck_mask
-        g.contract = self.contract
+        g.contract = self.contract.copy() if self.contract is not None else None
         return g
 
     # -- queries ------------------------------------------------------------------------------
@@ -552,6 +552,8 @@ class Game:
         self.played |= 1 << c
         self.trick.append((seat, c))
         self.history.append((seat, 0, c))
+        if self.contract is not None:
+            self.contract.on_play(self, seat, c)  # Subastada: the called card reveals the partner
         if len(self.trick) < self.n:
             self.turn = (seat + 1) % self.n
             return None
@@ -647,6 +649,8 @@ class Game:
                 if s != seat:
                     pub = self.public[s]
                     g.hands[s] = [c if (c != UNKNOWN and pub >> c & 1) else UNKNOWN for c in self.hands[s]]
+        if g.contract is not None:
+            g.contract = g.contract.view(seat)  # the secret partner stays secret
         return g
 
     def __repr__(self) -> str:

@@ -19,6 +19,7 @@ SWAP_TIMING = ("own-turn", "after-winning")
 ARRASTRE = ("off", "follow", "full")
 DIRECTION = ("counterclockwise", "clockwise")
 THREE_PLAYER_DECK = (36, 39)
+SCORING = ("standard", "zero-sum")  # Subastada match points, see table.subastada.match_points
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ class Rules:
     three_player_deck: Optional[int] = None
     match: MatchFormat = MatchFormat()
     auction: bool = False  # Subastada: no stock, an auction, a called partner, must follow suit
+    min_bid: int = 61      # Subastada: the lowest opening bid (bids go up in steps of 1, up to 120)
+    scoring: str = "standard"  # Subastada match points per hand (table.subastada.match_points)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -115,6 +118,10 @@ class Rules:
             if new.players != 3:
                 raise RulesError("three_player_deck: applies only to 3-player rules")
             new = replace(new, deck_size=new.three_player_deck)
+        if not new.auction:
+            for key in ("min_bid", "scoring"):
+                if key in changes and changes[key] != getattr(PRESETS["classic-2"], key):
+                    raise RulesError(f"{key}: applies only to auction (Subastada) rules")
         if new.auction and new.swap != "off":
             raise RulesError("swap: Subastada has no stock, so no trump swap")
         return new
@@ -158,12 +165,13 @@ class Rules:
         return (seat + 2) % 4 if self.partnerships else None
 
 
-OVERRIDABLE = ("swap", "swap_timing", "arrastre", "open_hands", "direction", "three_player_deck", "match")
+OVERRIDABLE = ("swap", "swap_timing", "arrastre", "open_hands", "direction", "three_player_deck", "match",
+               "min_bid", "scoring")
 
 
 def _validate(key: str, value: Any):
     choices = {"swap": SWAP, "swap_timing": SWAP_TIMING, "arrastre": ARRASTRE, "direction": DIRECTION,
-               "three_player_deck": THREE_PLAYER_DECK}
+               "three_player_deck": THREE_PLAYER_DECK, "scoring": SCORING}
     if key in choices:
         if value not in choices[key] or isinstance(value, bool):
             raise RulesError(f"{key}: expected one of {', '.join(map(str, choices[key]))}, not {value!r}")
@@ -174,6 +182,10 @@ def _validate(key: str, value: Any):
         return value
     if key == "match":
         return MatchFormat.parse(value)
+    if key == "min_bid":
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 120:
+            raise RulesError(f"min_bid: expected a number of points 1..120, not {value!r}")
+        return value
     raise RulesError(f"unknown rules setting {key!r}")  # pragma: no cover
 
 

@@ -17,6 +17,8 @@ def run(args) -> int:
     try:
         rec = Record.load(args.record)
         result = rec.score()
+        if rec.rules.auction:
+            result.update(contract_result(rec))
     except RecordError as e:
         raise UsageError(f"{args.record}: {e}") from None
     if args.json:
@@ -28,7 +30,17 @@ def run(args) -> int:
 
 def format_score(rec, result) -> str:
     names = rec.seats
-    lines = [f"{rec.rules}  trump {rec.trump or '-'}  dealer {names[rec.dealer]}"]
+    c = result.get("contract")
+    trump = rec.trump or (c and c["trump"]) or "-"
+    lines = [f"{rec.rules}  trump {trump}  dealer {names[rec.dealer]}"]
+    if c is not None:
+        lines.append("auction: " + ", ".join(f"{names[b['seat']]} {'pass' if b.get('pass') else b['bid']}"
+                                             for b in c["bids"]))
+        if c["bidder"] is not None:
+            who = ("alone" if c["alone"] else f"partner {names[c['partner']]}" if c["partner"] is not None
+                   else "partner not revealed yet")
+            lines.append(f"contract: {names[c['bidder']]} bids {c['bid']}, calls {c['call'] or '-'}, "
+                         f"trump {c['trump'] or '-'}; {who}")
     for i, t in enumerate(result["tricks"], 1):
         cards = "  ".join(f"{names[c['seat']]} {c['card']}" for c in t["cards"])
         lines.append(f"{i:2d}. {cards}  -> {names[t['winner']]} +{t['points']}")
@@ -41,12 +53,25 @@ def format_score(rec, result) -> str:
         lines.append("result: draw")
     else:
         lines.append(f"result: {sides[result['winner']]} wins")
+    if result.get("match_points"):
+        lines.append("match points: " + ", ".join(f"{n} {p:+d}" for n, p in zip(names, result["match_points"])))
     return "\n".join(lines)
+
+
+def contract_result(rec) -> dict:
+    """Subastada: the auction, the call, the trump, the partner once revealed and the match points."""
+    from table import subastada
+
+    g, _ = rec.replay()
+    if g.contract is None:
+        return {"contract": None, "match_points": None}
+    mp = subastada.hand_match_points(g) if g.is_over() and g.contract.ready else None
+    return {"contract": g.contract.summary(), "match_points": mp}
 
 
 def side_names(rec):
     if rec.rules.partnerships:
         return [f"{rec.seats[0]}+{rec.seats[2]}", f"{rec.seats[1]}+{rec.seats[3]}"]
     if rec.rules.auction:
-        return ["bidder's side", "defenders"]
+        return ["bidder's side", "defenders"]  # who is on which side: see the contract line
     return list(rec.seats)
