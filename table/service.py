@@ -29,10 +29,6 @@ class TableService:
         self.stopped = threading.Event()
         self._wake = threading.Event()
         self.store = EventStore(data_dir(cfg), min_free_bytes=cfg["store"]["min_free_mb"] * 2 ** 20)
-        self.ledger = Ledger()
-        self._follow()
-        self.store.add_listener(lambda e: self._follow())
-        self.tracker = Tracker(self.ledger, self.store.append, frame_saver=self._save_frame)
         self.source_factory = source_factory
         self._pin_factory = pin_factory
         self.latest_image = None
@@ -40,8 +36,11 @@ class TableService:
         self.threads = []
         self.lights = self.display = self.firmware_sim = self.speaker = self.web = None
         self.sim = None
-        self.layout = None
         self._last_device_line = ""
+        self.ledger = Ledger()
+        self._follow()
+        self.store.add_listener(lambda e: self._follow())
+        self.tracker = Tracker(self.ledger, self.store.append, frame_saver=self._save_frame)
         self._restore_tracker()
 
     # -- the ledger follows the store ------------------------------------------------------------
@@ -178,7 +177,7 @@ class TableService:
                         self.tracker.observe(obs)
                         if self.ledger.match is not None and self.ledger.match.ended:
                             self._ensure_match()
-                if self.sim is not None and self.sim.max_hands and self.sim.hands_filmed >= self.sim.max_hands:
+                if self.sim is not None and self.sim.finished:
                     self._device("camera", True, "simulation finished")
                     return
                 raise IOError("the camera stopped sending frames")
@@ -382,7 +381,7 @@ class TableService:
         """Device health into the log, frame retention, the simulator's terminal display."""
         s = self.cfg["store"]
         last_prune = 0.0
-        while not self.stopped.wait(1.0):
+        while not self.stopped.wait(0.25):
             if self.display is not None:
                 h = self.display.health()
                 self._device("display", h.connected, h.port or h.last_error)

@@ -31,6 +31,7 @@ class SimulatedTable:
         self.max_hands = max_hands
         self.stopped = threading.Event()
         self.hands_filmed = 0
+        self.finished = False
         self.image_to_table = None
         self.layout = None
 
@@ -52,7 +53,8 @@ class SimulatedTable:
                 continue
             m = snap["match"]
             hand_no = len(m.hands) + (0 if m.hands and not m.hands[-1].complete else 1)
-            if self.max_hands and self.hands_filmed >= self.max_hands:
+            if self.max_hands and sum(h.complete for h in m.hands) >= self.max_hands:
+                self.finished = True  # the stored match has as many hands as asked for
                 return
             rules = m.rules
             seed = self.seed * 1_000_003 + m.number * 1009 + hand_no

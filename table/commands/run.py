@@ -62,7 +62,7 @@ def run(args) -> int:
     try:
         while not svc.stopped.is_set():
             svc.stopped.wait(0.5)
-            if svc.sim is not None and svc.sim.max_hands and svc.sim.hands_filmed >= svc.sim.max_hands \
+            if svc.sim is not None and svc.sim.finished \
                     and not any(t.is_alive() for t in svc.threads if t.name == "vision"):
                 break
     finally:
