@@ -29,7 +29,7 @@ DEFAULTS: Dict[str, Dict[str, Any]] = {
         "deck": "",                    # card images to render; "" = the built-in deck
         "mode": "pixels",              # "pixels": render and read every frame; "truth": skip vision
         "realtime": True,              # pace frames at camera.fps (off: as fast as possible)
-        "hands": 0,                    # stop after this many hands (0 = loop until stopped)
+        "hands": 0,                    # stop once the match holds this many finished hands (0 = loop)
     },
     "robot": {
         "player": "robot",             # "robot", "greedy" or "random"
