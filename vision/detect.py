@@ -49,12 +49,12 @@ def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
 
 
 def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
-    a = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
-    det = np.linalg.det(a)
+    det = d1[1] * d2[0] - d1[0] * d2[1]
     if abs(det) < 1e-6:
         return None
-    t = np.linalg.solve(a, p2 - p1)
-    return p1 + t[0] * d1
+    r = p2 - p1
+    t = (r[1] * d2[0] - r[0] * d2[1]) / det
+    return p1 + t * d1
 
 
 def _edges(poly: np.ndarray, min_len: float):
@@ -141,30 +141,34 @@ def _clean_quad(contour: np.ndarray):
     return q, long_
 
 
+def _gather(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    xs = np.clip((pts[..., 0] + 0.5).astype(np.int32), 0, w - 1)
+    ys = np.clip((pts[..., 1] + 0.5).astype(np.int32), 0, h - 1)
+    return img[ys, xs]
+
+
+_T10 = np.linspace(0.1, 0.9, 10)
+_OFFS = np.array([0.0, 1.5, 2.5, -2.0, -3.5, -5.0])
+
+
 def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of points along the four sides that lie on the blob outline or on an edge where
     the card is lighter than a band just outside it (cloth, or the shadow a top card casts). A
     frame line printed inside a card has light card beyond it, so it does not count."""
-    t = np.linspace(0.1, 0.9, 10)[:, None]
-    h, w = gray.shape
-    c = quad.mean(axis=0)
-    hits = 0
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = (b - a) / (np.hypot(*(b - a)) + 1e-9)
-        n = np.array([-d[1], d[0]])
-        if np.dot(c - a, n) < 0:
-            n = -n
-        p = a + t * (b - a)
-
-        def at(img, q):
-            return img[np.clip(np.round(q[:, 1]).astype(int), 0, h - 1),
-                       np.clip(np.round(q[:, 0]).astype(int), 0, w - 1)]
-        on_outline = at(outline_dist, p) <= 1.5
-        inside = (at(gray, p + n * 1.5) + at(gray, p + n * 2.5)) * 0.5
-        outside = (at(gray, p - n * 2.0) + at(gray, p - n * 3.5) + at(gray, p - n * 5.0)) / 3.0
-        hits += int((on_outline | ((inside - outside) > 18)).sum())
-    return hits / (4 * len(t))
+    a = quad
+    b = np.roll(quad, -1, axis=0)
+    d = b - a
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
+    flip = np.einsum("ij,ij->i", quad.mean(axis=0) - a, n) < 0
+    n[flip] *= -1
+    p = a[:, None, :] + _T10[None, :, None] * d[:, None, :]  # (4, 10, 2)
+    q = p[None] + _OFFS[:, None, None, None] * n[None, :, None, :]  # (6, 4, 10, 2)
+    on_outline = _gather(outline_dist, q[0]) <= 1.5
+    g = _gather(gray, q[1:])
+    inside = (g[0] + g[1]) * 0.5
+    outside = (g[2] + g[3] + g[4]) / 3.0
+    return float((on_outline | ((inside - outside) > 18)).mean())
 
 
 def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist):
@@ -185,7 +189,7 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
                 inside = _quad_support(mask, quad)
                 if inside < 0.9:
                     continue
-                s = inside + _side_support(gray, outline_dist, quad)
+                s = inside + _side_support(gray, outline_dist, quad) - abs(sc - 1.0)
                 if best is None or s > best[0]:
                     best = (s, quad)
         if best is not None and best[0] > 1.5:
@@ -193,7 +197,31 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
     return out
 
 
-def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5) -> np.ndarray:
+def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
+    """A side that is not on the blob outline (it crosses another card) moved along its normal to
+    the strongest light-inside / darker-outside edge nearby; returns a point on the new line."""
+    d = (b - a) / (np.hypot(*(b - a)) + 1e-9)
+    n = np.array([-d[1], d[0]])
+    if np.dot(centre - a, n) < 0:
+        n = -n
+    rng = max(3.0, 0.07 * float(np.hypot(*(b - a))) * CARD_ASPECT)
+    shifts = np.arange(-rng, rng + 0.01, 0.5)
+    t = np.linspace(0.15, 0.85, 12)
+    base = a[None, None, :] + t[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
+    h, w = gray.shape
+
+    def at(off):
+        q = base + off * n
+        return gray[np.clip(np.round(q[..., 1]).astype(int), 0, h - 1),
+                    np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)]
+    inside = (at(1.0) + at(2.0)) * 0.5
+    outside = (at(-1.5) + at(-3.0) + at(-4.5)) / 3.0
+    resp = np.clip(inside - outside, -40, 40).mean(axis=1)
+    k = int(np.argmax(resp))
+    return a + n * shifts[k] if resp[k] > 12 else a
+
+
+def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None) -> np.ndarray:
     """Fit a straight line to the outline points along each side and intersect neighbours: the
     true corner of a rounded card is where its straight edges meet. Sides without support (hidden
     under another card or a hand) keep their line."""
@@ -211,6 +239,8 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5) -> np.ndarray:
         if len(sel) >= max(6, 0.25 * ln):
             vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
+        elif gray is not None:
+            lines.append((_snap_side(gray, a, b, quad.mean(axis=0)), d))
         else:
             lines.append((a, d))
     out = []
@@ -222,15 +252,52 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5) -> np.ndarray:
     return np.array(out)
 
 
-def _card_length_hint(contours, mask) -> Optional[float]:
-    lengths = []
-    for c in contours:
-        r = _clean_quad(c)
-        if r is not None:
-            lengths.append(r[1])
+def _local_scale(cleans):
+    """Perspective makes cards nearer the camera bigger: fit long side = a + b x + c y over the
+    clean single cards (needs three or more), for splitting merged blobs with the right size."""
+    rows = [(1.0, *r[0].mean(axis=0), r[1]) for r in cleans if r is not None]
+    if len(rows) < 3:
+        return None
+    a = np.array(rows)
+    coef, *_ = np.linalg.lstsq(a[:, :3], a[:, 3], rcond=None)
+    return coef
+
+
+def _size_ok(q: np.ndarray, long_px: float, tol: float = 0.05) -> bool:
+    short = (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[3] - q[2]))) / 2
+    long_ = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[0] - q[3]))) / 2
+    return abs(long_ / long_px - 1) < tol and abs(short * CARD_ASPECT / long_px - 1) < tol
+
+
+def _card_length_hint(cleans, contours, lo: float = 30.0, hi: float = 200.0) -> Optional[float]:
+    """The card's long side in work pixels: from single clean cards if there are any, else from
+    the complete straight sides (right angles at both ends) of the merged blobs."""
+    lengths = [r[1] for r in cleans if r is not None]
     if lengths:
         return float(np.median(lengths))
-    return None
+    sides = []
+    for c in contours:
+        poly = cv2.approxPolyDP(c, 1.5, True).reshape(-1, 2).astype(np.float64)
+        corners = _corners(poly, 6.0)
+        pts = [k[0] for k in corners]
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                ln = float(np.hypot(*(pts[i] - pts[j])))
+                # both ends are corners and the segment runs along one corner's edge
+                d = (pts[j] - pts[i]) / (ln + 1e-9)
+                if ln > 12 and max(abs(d @ corners[i][1]), abs(d @ corners[i][3])) > 0.99:
+                    sides.append(ln)
+    if not sides:
+        return None
+    best, votes = None, -1
+    for ln in sides:
+        for cand in (ln, ln * CARD_ASPECT):
+            if not lo <= cand <= hi:
+                continue
+            v = sum(1 for x in sides if abs(x / cand - 1) < 0.06 or abs(x * CARD_ASPECT / cand - 1) < 0.06)
+            if v > votes or (v == votes and cand > best):
+                best, votes = cand, v
+    return best
 
 
 def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
@@ -243,30 +310,42 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_long = min_long_px * s
     contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
-    hint = card_long_px * s if card_long_px else _card_length_hint(contours, mask)
+    cleans = [_clean_quad(c) for c in contours]
+    hint = (card_long_px * s if card_long_px else
+            _card_length_hint(cleans, contours, min_long, 0.3 * small.shape[1]))
     gray = None
+    local = _local_scale(cleans) if not card_long_px else None
     found: List[Detection] = []
-    for c in contours:
-        r = _clean_quad(c)
+    for c, r in zip(contours, cleans):
         if r is not None and r[1] >= min_long and (hint is None or 0.75 < r[1] / hint < 1.3):
-            q = _refine(r[0], c.reshape(-1, 2).astype(np.float64))
+            pts = c.reshape(-1, 2).astype(np.float64)
+            q = _refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts)
             found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), 1.0))
             continue
         if hint is None:
             continue
+        blob_hint = hint
+        if local is not None:
+            m = c.reshape(-1, 2).mean(axis=0)
+            blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], 0.85 * hint, 1.15 * hint))
         if gray is None:
             gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
             outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
-        hyps = sorted(_hypotheses(c, mask, hint, gray, outline_dist), key=lambda t: -t[0])
+        hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         for score, quad in hyps:
             centre = quad.mean(axis=0)
-            if any(np.linalg.norm(centre - k.mean(axis=0)) < hint * 0.3 for k in kept):
+            if any(np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3 for k in kept):
                 continue
             kept.append(quad)
-            q = _refine(order_corners(quad).astype(np.float64), c.reshape(-1, 2).astype(np.float64))
+            pts = c.reshape(-1, 2).astype(np.float64)
+            q0 = order_corners(quad).astype(np.float64)
+            q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
+            q2 = _refine(q1, pts, 2.5, gray)
+            # a side hidden under another card can latch onto that card's edge: keep the card size
+            q = next((x for x in (q2, q1) if _size_ok(x, blob_hint)), q0)
             found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score)))
     return found
 
@@ -278,3 +357,19 @@ def rectify(image: np.ndarray, corners: np.ndarray, size=(RECT_W, RECT_H)) -> np
     m = cv2.getPerspectiveTransform(np.float32(corners), dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def side_variants(corners: np.ndarray, steps=(-0.06, 0.06)):
+    """The quadrilateral with one side at a time moved outwards or inwards by a fraction of the
+    card: candidates when a side was placed from the card size rather than seen."""
+    q = np.asarray(corners, dtype=np.float32)
+    out = []
+    for i in range(4):
+        j, k, m = (i + 1) % 4, (i + 2) % 4, (i + 3) % 4
+        # side i-j moves along the direction from the opposite side (m-k) towards it
+        for st in steps:
+            v = q.copy()
+            v[i] = q[i] + (q[i] - q[m]) * st
+            v[j] = q[j] + (q[j] - q[k]) * st
+            out.append(v)
+    return out

@@ -18,6 +18,7 @@ class SeenCard:
     face_up: bool
     confidence: float
     corners: np.ndarray  # 4x2 image pixels, TL TR BR BL of the card as identified (upright)
+    identity: Optional[Identity] = None
 
     def as_json(self) -> dict:
         return {"card": self.code, "face": "up" if self.face_up else "down",
@@ -48,10 +49,12 @@ class Recogniser:
         t1 = time.perf_counter()
         out = []
         for d in dets:
-            rect = detect.rectify(image, d.corners)
-            ident: Identity = self.identifier.identify(rect, self.threshold)
+            if hasattr(self.identifier, "identify_quad"):
+                ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold)
+            else:
+                ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
-            out.append(SeenCard(ident.code, ident.face_up, ident.confidence, corners))
+            out.append(SeenCard(ident.code, ident.face_up, ident.confidence, corners, ident))
         t2 = time.perf_counter()
         self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3)
         return out
