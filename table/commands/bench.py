@@ -11,6 +11,7 @@ TARGETS = {
     "robot": "table.bench.robot",
     "vision": "table.bench.vision",
     "web": "table.bench.web",
+    "subastada": "table.bench.subastada",
 }
 
 
