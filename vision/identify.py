@@ -140,8 +140,21 @@ class Templates:
 
     @classmethod
     def from_folder(cls, folder) -> "Templates":
+        """An enrolled deck folder (written by `save`, with deck.json) or a folder of card images
+        named by code, like ../shared/decks/*/."""
         from vision.synth import load_deck
 
+        folder = Path(folder)
+        manifest = folder / "deck.json"
+        if manifest.is_file():
+            meta = json.loads(manifest.read_text())
+            rects = {}
+            for code in meta["cards"]:
+                img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_COLOR)
+                if img is None:
+                    raise ValueError(f"enrolled deck {folder}: missing or unreadable {code}.png")
+                rects[code] = cv2.resize(img, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+            return cls(rects, meta.get("name", folder.name))
         return cls.from_deck(load_deck(folder))
 
     def save(self, folder) -> None:

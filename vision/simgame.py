@@ -27,8 +27,16 @@ _SEAT_GEOMETRY = {
     "right": ((565.0, 250.0), 90.0, 0.0, (830.0, 330.0)),
     "top": ((450.0, 170.0), 0.0, 270.0, (700.0, 60.0)),
     "left": ((335.0, 250.0), 90.0, 180.0, (60.0, 420.0)),
+    # five seats (Subastada): smaller play zones on a ring, clear of the stock and the robot tray
+    "bottom5": ((450.0, 345.0), 0.0, 90.0, (700.0, 440.0)),
+    "right5": ((620.0, 285.0), 90.0, 20.0, (830.0, 330.0)),
+    "top_right5": ((525.0, 175.0), 0.0, 300.0, (720.0, 60.0)),
+    "top_left5": ((375.0, 175.0), 0.0, 240.0, (180.0, 60.0)),
+    "left5": ((285.0, 285.0), 90.0, 160.0, (60.0, 420.0)),
 }
-_SEATS_FOR = {2: ["bottom", "top"], 3: ["bottom", "right", "top"], 4: ["bottom", "right", "top", "left"]}
+_SEATS_FOR = {2: ["bottom", "top"], 3: ["bottom", "right", "top"], 4: ["bottom", "right", "top", "left"],
+              5: ["bottom5", "right5", "top_right5", "top_left5", "left5"]}
+_ZONE_HALF = {5: 50.0}  # play-zone half size (mm) where 58 would make neighbouring zones overlap
 TRUMP_POS = (105.0, 250.0)
 STOCK_POS = (178.0, 250.0)
 TRAY_X = (300.0, 370.0, 440.0, 510.0, 580.0)
@@ -49,7 +57,8 @@ class Layout:
         lay = cls(n)
         for seat, name in enumerate(_SEATS_FOR[n]):
             (x, y), _, _, _ = _SEAT_GEOMETRY[name]
-            lay.zones[f"play{seat}"] = _rect(x, y, 58, 58)
+            half = _ZONE_HALF.get(n, 58.0)
+            lay.zones[f"play{seat}"] = _rect(x, y, half, half)
         lay.zones["stock"] = _rect(135, 250, 95, 95)
         if robot_tray:
             lay.zones["robot_tray"] = _rect(440, TRAY_Y, 180, 55)
@@ -188,9 +197,14 @@ class GameFilm:
             for k in range(n):
                 hands[(rec.dealer + 1 + k) % n].append(deck[pos])
                 pos += 1
-        stock = deck[pos + 1:]
-        self._trump = deck[pos]
-        self._stock_left = len(stock) + 1
+        if getattr(rec.rules, "auction", False):  # Subastada: no stock, trump declared in the auction
+            stock, self._trump, self._stock_left = [], None, 0
+            trump_letter = str(rec.extra.get("declared_trump", ""))
+        else:
+            stock = deck[pos + 1:]
+            self._trump = deck[pos]
+            self._stock_left = len(stock) + 1
+            trump_letter = self._trump_suit(deck[pos])
         robot = opt.robot_seat
         yield from self._still(3, "empty table")
         # the deal: the dealer's hand over the stock, then the trump turned up
@@ -239,7 +253,7 @@ class GameFilm:
                 yield from self._still(opt.settle_frames, "nudged")
             trick.append((seat, code))
             if len(trick) == n:
-                winner = _winner(trick, self._trump_suit(deck[pos]))
+                winner = _winner(trick, trump_letter)
                 yield from self._still(4, "trick complete")
                 (wx, wy) = self.layout.seat(winner)[3]
                 yield from self._reach(winner, (450.0, 250.0), 2)

@@ -165,11 +165,10 @@ PLANE_PAD_MM = 300.0
 
 
 def marker_positions(table: TableSpec) -> Dict[int, np.ndarray]:
-    """Table-mm corners (TL, TR, BR, BL) of ArUco markers 0-3, clockwise from the top-left."""
-    m, w, h = table.marker_mm, table.width_mm, table.height_mm
-    origins = {0: (0, 0), 1: (w - m, 0), 2: (w - m, h - m), 3: (0, h - m)}
-    return {i: np.array([[x, y], [x + m, y], [x + m, y + m], [x, y + m]], float)
-            for i, (x, y) in origins.items()}
+    """Table-mm corners of ArUco markers 0-3 (the calibration module's convention)."""
+    from vision.calibrate import marker_corners_mm
+
+    return marker_corners_mm(table.width_mm, table.height_mm, table.marker_mm)
 
 
 def _cloth_plane(table: TableSpec) -> np.ndarray:
