@@ -193,6 +193,31 @@ class Ledger:
                 c.index -= 1
         h.rebuild()
 
+    def _on_auction(self, e: Event) -> None:
+        """Subastada: the referee enters the auction, the call and the trump (the whole contract so
+        far, each time). It goes into the hand's record.extra and the hand is replayed with it; an
+        auction with no open hand starts one (the hand starts on the auction: no turned-up card)."""
+        m = self.match
+        if m is None or not m.rules.auction:
+            return
+        h = self.hand
+        if h is None or (h.game is not None and h.game.is_over() and h.error is None):
+            dealer = int(e.data.get("dealer", m.match().dealer))
+            h = HandLog(len(m.hands) + 1, Record(m.rules, m.seats, dealer, None), e.id or 0)
+            m.hands.append(h)
+            self.robot_hand = []
+            self.announcement = None
+        from table import subastada
+        for k in ("auction", "call", "declared_trump", "bidder"):
+            h.record.extra.pop(k, None)
+        try:
+            h.record.extra.update(subastada.extra_from_event(e.data))
+        except ValueError as err:  # CardError: a bad call or trump
+            h.rebuild()
+            h.error = f"auction: {err}"
+            return
+        h.rebuild()
+
     def _on_match_end(self, e: Event) -> None:
         if self.match:
             self.match.ended = True
@@ -241,6 +266,8 @@ class Ledger:
             "tricks": len(g.tricks), "points": g.side_points(), "over": g.is_over(),
             "winner": g.outcome().winner if g.is_over() else None, "error": h.error,
         }
+        if m.rules.auction:  # Subastada: the contract; the partner only once revealed
+            out["hand"]["contract"] = g.contract.summary() if g.contract is not None else None
         return out
 
 

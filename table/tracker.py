@@ -192,12 +192,17 @@ class Tracker:
             self.alert("record", f"the hand needs a correction: {hand.error}")
             return
         self.clear_alert("record")
+        if not hand.game.bidding_done():
+            return  # Subastada: no card counts before the referee has entered the auction
         self._robot_tray()
         self._maybe_swap(obs)
         self._plays(obs)
 
     def _maybe_start_hand(self, obs: Observation) -> None:
-        """A new hand starts when the play area is clear and a turned-up trump lies in the stock."""
+        """A new hand starts when the play area is clear and a turned-up trump lies in the stock.
+        Subastada has no turned-up card: its hand starts on the referee's ``auction`` event."""
+        if self.ledger.match.rules.auction:
+            return
         if any(t.face_up and t.zone and t.zone.startswith("play") for t in self.tracks):
             return
         stock = [t for t in self.settled("stock") if t.face_up]

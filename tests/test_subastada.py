@@ -263,3 +263,63 @@ def test_score_command_prints_the_contract(tmp_path, capsys):
     p2.write_text(Record.from_game(g, SEATS, cards).to_pbn())
     assert main(["score", str(p2), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["match_points"] == out["match_points"]
+
+
+# -- at the table: the auction as an event, the tracker over a simulated 5-seat hand --------------------
+def _auction_event(rec, g):
+    return {"bids": rec.extra["auction"], "call": rec.extra["call"], "trump": rec.extra["declared_trump"],
+            "bidder": g.contract.bidder, "dealer": rec.dealer}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_simulated_five_player_hand_is_tracked_end_to_end(tmp_path, seed):
+    from table.events import Event
+    from tests.test_tracker import Table
+    from vision.simgame import GameFilm, SimOptions, truth_observation
+
+    g, cards, _ = random_hand(seed)
+    rec = Record.from_game(g, SEATS, cards)
+    t = Table(tmp_path, "subastada-5", SEATS)
+    film = GameFilm(rec, SimOptions(hover_prob=0.3, nudge_prob=0.3), seed)
+    rng = random.Random(seed)
+    entered = False
+    for f in film.frames():
+        if not entered and f.note.startswith("reach"):  # the first card is on its way: the auction was spoken
+            assert t.ledger.hand is None  # no turned-up card: the tracker waits for the referee
+            t.store.append(Event("auction", _auction_event(rec, g)))
+            entered = True
+        t.tracker.observe(truth_observation(f, film.layout, rng))
+    hand = t.ledger.hand
+    assert hand.error is None and not t.ledger.alerts
+    assert [(s, str(a)) for s, a in hand.record.actions] == [(s, str(a)) for s, a in rec.actions]
+    assert hand.game.is_over() and hand.game.outcome() == g.outcome()
+    assert t.types().count("trick") == 8 and t.types().count("hand_end") == 1
+    end = next(e for e in t.store.events() if e.type == "hand_end")
+    assert end.data["points"] == g.side_points()
+    state = t.ledger.state()["hand"]["contract"]
+    assert state["revealed"] and state["partner"] == g.contract.partner and state["bid"] == g.contract.high
+    # the hand's record is a complete Subastada record
+    again = Record.from_json(hand.record.dumps())
+    assert again.score()["points"] == g.side_points()
+
+
+def test_cards_wait_for_the_auction_and_the_dashboard_hides_the_partner(tmp_path):
+    from table.events import Event
+    from tests.test_tracker import Table
+
+    g, cards, _ = random_hand(4)
+    rec = Record.from_game(g, SEATS, cards)
+    t = Table(tmp_path, "subastada-5", SEATS)
+    t.store.append(Event("hand_start", {"dealer": rec.dealer, "trump": ""}))
+    assert t.ledger.game is not None and not t.ledger.game.bidding_done()
+    ev = _auction_event(rec, g)
+    t.store.append(Event("auction", {**ev, "call": None, "trump": None}))  # the bids so far
+    assert t.ledger.state()["hand"]["contract"]["stage"] == "call"
+    t.store.append(Event("auction", ev))
+    c = t.ledger.state()["hand"]["contract"]
+    assert c["stage"] == "play" and c["partner"] is None and not c["revealed"]
+    assert t.ledger.game.trump_suit_letter == rec.extra["declared_trump"]
+    assert len(t.ledger.matches[0].hands) == 1
+    bad = {**ev, "bids": [{"seat": (rec.dealer + 2) % 5, "bid": 61}]}
+    t.store.append(Event("auction", bad))
+    assert "BidOutOfTurn" in t.ledger.hand.error
