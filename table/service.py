@@ -395,9 +395,9 @@ class TableService:
     # -- buttons --------------------------------------------------------------------------------
     def _confirm(self) -> None:
         with self.lock:
+            self.tracker.confirm()
             for a in list(self.ledger.alerts):
                 self.store.append(Event("alert_cleared", {"kind": a.data.get("kind", ""), "by": "button"}))
-            self.tracker.alerts.clear()
 
     def _undo(self) -> None:
         with self.lock:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from table.cards import Card, CardError
+from table.cards import Card, CardError, Rank
 from table.events import Event
 from table.game import IllegalAction, NotYourTurn, Play, Swap
 from table.ledger import Ledger
@@ -73,7 +73,7 @@ class Tracker:
         self.tracks: List[Track] = []
         self.alerts: Dict[str, set] = {}
         self._last_obs: Optional[Observation] = None
-        self._trick_frame_pending = False
+        self._trump_doubt = False   # the turned-up card was unreadable before it was read
 
     # -- event helpers --------------------------------------------------------------------------
     def emit(self, type_: str, data: dict, key: Optional[str] = None, frame: Optional[str] = None) -> Event:
@@ -104,6 +104,12 @@ class Tracker:
             return
         raised.add(message)
         self.emit("alert", {"kind": kind, "message": message, **extra})
+
+    def confirm(self) -> None:
+        """The referee accepts the pending reading (the confirm button)."""
+        self._trump_doubt = False
+        for kind in list(self.alerts):
+            self.clear_alert(kind)
 
     def clear_alert(self, kind: str) -> None:
         if self.alerts.pop(kind, None) is not None:
@@ -211,6 +217,12 @@ class Tracker:
         t = stock[0]
         card = self._read(t, "turned-up trump")
         if card is None:
+            self._trump_doubt = True
+            return
+        if self._trump_doubt and card.rank in (Rank.SEVEN, Rank.TWO):
+            # it could not be read at first, and now it is a card a swap puts there: ask, never guess
+            self.alert("trump_check", f"is the {card.name_es()} the card that was turned up? "
+                       "Confirm, or start the hand from the dashboard")
             return
         m = self.ledger.match
         mm = m.match()
@@ -220,6 +232,7 @@ class Tracker:
         t.counted = card.code
         self.emit("hand_start", {"dealer": mm.dealer, "trump": card.code},
                   key=f"m{m.number}h{hand_no}start", frame=self._evidence(obs, "trump"))
+        self._trump_doubt = False
         self._clear_track_alerts()
 
     def _maybe_swap(self, obs: Observation) -> None:

@@ -147,3 +147,18 @@ def test_low_confidence_alerts_and_a_correction_rescores(tmp_path):
     t.store.append(Event("correction", {"target": target, "play": "1C", "by": "referee", "why": "misread"}))
     assert t.ledger.game.points == [0, 21]
     assert t.ledger.hand.record.actions[0][1].card.code == "4C"  # the original reading is kept
+
+
+def test_an_unread_trump_that_turns_into_a_seven_needs_confirmation(tmp_path):
+    t = Table(tmp_path)
+    for i in range(6):  # the turned-up card cannot be read (tucked too far under the stock)
+        t.tracker.observe(Observation(i / 10, (SeenCard(None, True, 0.2, 105, 250, "stock"),)))
+    t.tracker.observe(_obs(0.65, [], moving=True))  # someone reaches over the stock...
+    for i in range(7, 14):  # ...and now a 7 lies there: was it turned up, or swapped in?
+        t.tracker.observe(_obs(i / 10, [("7O", 105, 250)]))
+    assert t.ledger.hand is None
+    assert [e.data["kind"] for e in t.store.events() if e.type == "alert"][-1] == "trump_check"
+    t.tracker.confirm()
+    for i in range(14, 20):
+        t.tracker.observe(_obs(i / 10, [("7O", 105, 250)]))
+    assert str(t.ledger.hand.record.trump) == "7O"
