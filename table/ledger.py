@@ -266,8 +266,13 @@ class Ledger:
             "tricks": len(g.tricks), "points": g.side_points(), "over": g.is_over(),
             "winner": g.outcome().winner if g.is_over() else None, "error": h.error,
         }
-        if m.rules.auction:  # Subastada: the contract; the partner only once revealed
-            out["hand"]["contract"] = g.contract.summary() if g.contract is not None else None
+        if m.rules.auction:  # Subastada: the contract; the partner only once revealed; match points
+            from table.subastada import hand_match_points, tally
+            c = g.contract
+            out["hand"]["contract"] = c.summary() if c is not None else None
+            out["hand"]["match_points"] = (hand_match_points(g) if c is not None and c.ready and g.is_over()
+                                           and h.error is None else None)
+            out["match"]["match_points"] = tally(x.game for x in m.hands if x.complete) or [0] * m.rules.players
         return out
 
 

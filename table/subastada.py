@@ -395,6 +395,20 @@ def hand_match_points(game: Game) -> List[int]:
     return match_points(game.contract, game.side_points(), game.rules.scoring)
 
 
+def tally(games) -> List[int]:
+    """Match points per seat over finished hands (a continuous Subastada match); unfinished hands
+    and hands without a contract count nothing."""
+    total: List[int] = []
+    for g in games:
+        if g is None or g.contract is None or not g.contract.ready or not g.is_over():
+            continue
+        if not total:
+            total = [0] * g.n
+        for s, p in enumerate(hand_match_points(g)):
+            total[s] += p
+    return total
+
+
 # -- records -----------------------------------------------------------------------------------------
 def apply_record_extra(game: Game, record) -> None:
     """Replay the auction, the call and the declared trump of ``record.extra`` into ``game``.
@@ -483,5 +497,5 @@ def check_played_called(game: Game) -> bool:
 
 __all__ = ["Contract", "Bid", "Pass", "Call", "Declare", "AuctionError", "BidOutOfTurn", "BidTooLow",
            "BidTooHigh", "MustBid", "AuctionOver", "NotTheBidder", "WrongStage", "CalledCardNotInDeck",
-           "match_points", "hand_match_points", "apply_record_extra", "extra_from_event", "deal", "settle",
+           "match_points", "hand_match_points", "tally", "apply_record_extra", "extra_from_event", "deal", "settle",
            "UNKNOWN", "SUIT", "BiddingNotOver"]

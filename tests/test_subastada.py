@@ -323,3 +323,23 @@ def test_cards_wait_for_the_auction_and_the_dashboard_hides_the_partner(tmp_path
     bad = {**ev, "bids": [{"seat": (rec.dealer + 2) % 5, "bid": 61}]}
     t.store.append(Event("auction", bad))
     assert "BidOutOfTurn" in t.ledger.hand.error
+
+
+def test_dashboard_state_carries_match_points(tmp_path):
+    from table.events import Event
+    from tests.test_tracker import Table
+
+    t = Table(tmp_path, "subastada-5", SEATS)
+    total = [0] * 5
+    for seed in (31, 32):
+        g, cards, _ = random_hand(seed)
+        rec = Record.from_game(g, SEATS, cards)
+        t.store.append(Event("auction", _auction_event(rec, g)))
+        assert t.ledger.hand.record.dealer == rec.dealer
+        for seat, a in rec.actions:
+            t.store.append(Event("play", {"seat": seat, "card": str(a.card)}))
+        st = t.ledger.state()
+        assert st["hand"]["match_points"] == S.hand_match_points(g)
+        total = [a + b for a, b in zip(total, S.hand_match_points(g))]
+        assert st["match"]["match_points"] == total
+    assert len(t.ledger.match.hands) == 2
