@@ -51,6 +51,10 @@ def format_score(rec, result) -> str:
         lines.append("result: hand not finished")
     elif result["winner"] is None:
         lines.append("result: draw")
+    elif c is not None and c.get("bid") is not None:
+        made = result["winner"] == 0
+        lines.append(f"result: contract {'made' if made else 'failed'} ({result['points'][0]} of {c['bid']}): "
+                     f"{'the bidder' + chr(39) + 's side wins' if made else 'the defenders win'}")
     else:
         lines.append(f"result: {sides[result['winner']]} wins")
     if result.get("match_points"):
