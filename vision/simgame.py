@@ -43,56 +43,44 @@ TRAY_X = (300.0, 370.0, 440.0, 510.0, 580.0)
 TRAY_Y = 62.0
 
 
-@dataclass
 class Layout:
-    """Seat positions and zones (table mm) for n players."""
+    """Seat positions for n players and the zones (a :class:`vision.calibrate.Zones`, table mm)
+    that go with them: the same zone type a real table's calibration file holds."""
 
-    players: int
-    zones: Dict[str, List[Tuple[float, float]]] = field(default_factory=dict)
+    def __init__(self, players: int, zones) -> None:
+        self.players = players
+        self.zones = zones
 
     @classmethod
     def for_players(cls, n: int, robot_tray: bool = True) -> "Layout":
+        import numpy as np
+
+        from vision.calibrate import Zone, Zones
+
         if n not in _SEATS_FOR:
             raise ValueError(f"no table layout for {n} players")
-        lay = cls(n)
+        zs = []
         for seat, name in enumerate(_SEATS_FOR[n]):
             (x, y), _, _, _ = _SEAT_GEOMETRY[name]
-            half = _ZONE_HALF.get(n, 58.0)
-            lay.zones[f"play{seat}"] = _rect(x, y, half, half)
-        lay.zones["stock"] = _rect(135, 250, 95, 95)
+            zs.append(Zone(f"play{seat}", np.array(_rect(x, y, 58, 58))))
+        zs.append(Zone("stock", np.array(_rect(135, 250, 95, 95))))
         if robot_tray:
-            lay.zones["robot_tray"] = _rect(440, TRAY_Y, 180, 55)
-        return lay
+            zs.append(Zone("robot_tray", np.array(_rect(440, TRAY_Y, 180, 55))))
+        return cls(n, Zones(zs, TABLE_W, TABLE_H))
 
     def seat(self, s: int):
         return _SEAT_GEOMETRY[_SEATS_FOR[self.players][s]]
 
     def zone_of(self, x: float, y: float) -> Optional[str]:
-        for name, poly in self.zones.items():
-            if _inside(poly, x, y):
-                return name
-        return None
+        return self.zones.locate((x, y))
 
     def to_json(self) -> dict:
-        return {"units": "mm", "table": [TABLE_W, TABLE_H],
-                "zones": {k: [list(p) for p in v] for k, v in self.zones.items()}}
+        """The zones file (``brisca-zones/1``) for this layout."""
+        return self.zones.to_json()
 
 
 def _rect(cx, cy, hw, hh):
     return [(cx - hw, cy - hh), (cx + hw, cy - hh), (cx + hw, cy + hh), (cx - hw, cy + hh)]
-
-
-def _inside(poly, x, y) -> bool:
-    xs = [p[0] for p in poly]
-    ys = [p[1] for p in poly]
-    # zones are convex; a ray-cast keeps it general
-    inside = False
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            inside = not inside
-    return inside and min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)
 
 
 @dataclass

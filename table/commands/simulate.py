@@ -15,7 +15,6 @@ def configure(p):
 
 def run(args) -> int:
     import cv2
-    import numpy as np
 
     from table.cli import UsageError
     from table.rules import Rules, RulesError
@@ -33,18 +32,14 @@ def run(args) -> int:
     rec = played_record(rules, args.seed, dealer=args.dealer)
     setup = pixel_setup(args.deck, args.seed, size=rules.deck_size)
     film = GameFilm(rec, SimOptions(), args.seed)
-    h = None
     n = 0
     for f in film.frames():
         r = render_frame(f, setup.deck, setup.camera, setup.table, setup.nuisances, args.seed)
-        h = r.homography
         cv2.imwrite(str(out / "frames" / f"frame_{f.index:05d}.jpg"), r.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         n += 1
         if n % 100 == 0:
             print(f"  {n} frames", flush=True)
-    zones = film.layout.to_json()
-    zones["image_to_table"] = np.linalg.inv(h).tolist()
-    (out / "zones.json").write_text(json.dumps(zones, indent=1))
+    (out / "zones.json").write_text(json.dumps(film.layout.to_json(), indent=1))
     (out / "record.json").write_text(rec.dumps())
     print(f"{n} frames at 10 fps in {out / 'frames'}; zones in {out / 'zones.json'}; "
           f"ground truth in {out / 'record.json'}")

@@ -20,47 +20,58 @@ def configure(p):
 def run(args) -> int:
     import tempfile
 
-    import numpy as np
-
     from table.cli import UsageError
     from table.events import Event
     from table.ledger import Ledger
     from table.rules import Rules, RulesError
     from table.store import EventStore
     from table.tracker import Tracker
+    from vision.calibrate import CalibrationError, Zones, calibrate_markers
     from vision.observe import Observer
+    from vision.sources import SourceError, open_source
 
     try:
         rules = Rules.parse(args.rules)
-        zones = json.loads(Path(args.zones).read_text())
-        h = np.array(zones["image_to_table"], dtype=np.float64)
-        polys = {k: [tuple(p) for p in v] for k, v in zones["zones"].items()}
     except RulesError as e:
         raise UsageError(str(e)) from None
+    try:
+        raw = json.loads(Path(args.zones).read_text())
+        zones = Zones.from_json(raw)
     except (OSError, ValueError, KeyError) as e:
         raise UsageError(f"{args.zones}: not a usable zones file ({e})") from None
     seats = args.seats.split(",") if args.seats else [f"P{i}" for i in range(rules.players)]
     if len(seats) != rules.players:
         raise UsageError(f"--seats names {len(seats)} seats, {rules.preset} has {rules.players}")
-    from vision.simgame import _inside
+    try:
+        source = open_source(args.source)
+    except SourceError as e:
+        raise UsageError(str(e)) from None
+    from vision import synth
     from vision.identify import Templates
     from vision.recognise import Recogniser
-    from vision import synth
-
-    def zone_of(x, y):
-        return next((k for k, poly in polys.items() if _inside(poly, x, y)), None)
 
     ident = Templates.from_folder(args.deck) if args.deck else Templates.from_deck(synth.builtin(48))
-    observer = Observer(Recogniser(ident), h, zone_of)
-    frames = _frames(args.source, args.fps)
+    observer = None
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(tmp)
         led = Ledger()
         store.add_listener(led.apply)
         store.append(Event("match_start", {"rules": rules.to_json(), "seats": seats, "first_dealer": args.dealer}))
         tracker = Tracker(led, store.append)
-        for i, (ts, img) in enumerate(frames):
-            tracker.observe(observer.observe(img, ts, i))
+        for i, frame in enumerate(source):
+            if observer is None:  # the table's ArUco corner markers give the calibration
+                try:
+                    cal = calibrate_markers(frame.image, zones.width_mm, zones.height_mm)
+                except CalibrationError as e:
+                    if i == 0:
+                        print(f"calibration: {e}; waiting for a frame with the markers", file=sys.stderr)
+                    continue
+                observer = Observer(Recogniser(ident, card_long_px=cal.card_long_px()), cal.image_to_table,
+                                    lambda x, y: zones.locate((x, y)))
+            tracker.observe(observer.observe(frame.image, i / args.fps, i))
+        source.close()
+        if observer is None:
+            raise UsageError(f"{args.source}: no frame showed the table's corner markers (ids 0-3, DICT_4X4_50)")
         events = store.events()
         hand = led.hand
         score = hand.record.score() if hand and not hand.error else None
@@ -76,34 +87,3 @@ def run(args) -> int:
                 print(f"the hand needs a correction: {hand.error}", file=sys.stderr)
         store.close()
     return 0
-
-
-def _frames(source: str, fps: float):
-    """(timestamp, BGR image) from a folder of images (sorted by name) or a video file."""
-    import cv2
-
-    from table.cli import UsageError
-
-    p = Path(source)
-    if p.is_dir():
-        files = sorted(f for f in p.iterdir() if f.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"))
-        if not files:
-            raise UsageError(f"{source}: no images")
-        for i, f in enumerate(files):
-            img = cv2.imread(str(f))
-            if img is None:
-                print(f"{f}: not a readable image, skipped", file=sys.stderr)
-                continue
-            yield i / fps, img
-        return
-    cap = cv2.VideoCapture(str(p))
-    if not cap.isOpened():
-        raise UsageError(f"{source}: cannot open as a video or a folder")
-    i = 0
-    while True:
-        ok, img = cap.read()
-        if not ok:
-            break
-        yield i / fps, img
-        i += 1
-    cap.release()
