@@ -99,7 +99,11 @@ def _numeral(img, rank: int, colour):
 def _figure(img, rank: int, suit: str):
     """A simple figure: sota standing, caballo on a horse, rey crowned; tinted by suit."""
     main, accent = SUIT_COLOURS[suit]
-    skin, cloak = (150, 190, 235), {10: (60, 60, 170), 11: (150, 80, 40), 12: (130, 40, 110)}[rank]
+    # the cloak carries the suit (so figures of one rank differ by far more than the small pip),
+    # the trim and headgear carry the rank
+    skin = (150, 190, 235)
+    cloak = {"O": (30, 150, 210), "C": (50, 50, 180), "E": (170, 100, 40), "B": (50, 120, 50)}[suit]
+    trim = {10: (200, 200, 200), 11: (40, 40, 40), 12: (30, 190, 240)}[rank]
     cx = W // 2
     if rank == 11:
         cv2.ellipse(img, (cx, 270), (80, 38), 0, 0, 360, (60, 100, 150), -1, cv2.LINE_AA)
@@ -111,6 +115,8 @@ def _figure(img, rank: int, suit: str):
         body_top, body_bot = 140, 330
     cv2.fillPoly(img, [np.array([[cx - 30, body_top], [cx + 30, body_top], [cx + 50, body_bot],
                                  [cx - 50, body_bot]], np.int32)], cloak, cv2.LINE_AA)
+    cv2.line(img, (cx - 50, body_bot - 6), (cx + 50, body_bot - 6), trim, 8)
+    cv2.line(img, (cx, body_top), (cx, body_bot - 10), trim, 5)
     cv2.circle(img, (cx, body_top - 25), 24, skin, -1, cv2.LINE_AA)
     if rank == 12:
         crown = np.array([[cx - 22, body_top - 45], [cx - 22, body_top - 68], [cx - 10, body_top - 55],

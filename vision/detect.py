@@ -36,6 +36,11 @@ def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
     cloth = cv2.morphologyEx(tiny, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     cloth = cv2.morphologyEx(cloth, cv2.MORPH_OPEN, np.ones((41, 41), np.uint8))
     cloth = cv2.blur(cloth, (9, 9))
+    # where cards crowd the frame the opening keeps card level: cap it by the dark class (Otsu)
+    t, _ = cv2.threshold(tiny, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark = tiny[tiny <= t]
+    if dark.size:
+        cloth = np.minimum(cloth, np.uint8(min(255, float(np.percentile(dark, 90)) + 10)))
     cloth = cv2.resize(cloth, (w, h), interpolation=cv2.INTER_LINEAR)
     diff = cv2.subtract(gray, cloth)
     _, mask = cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)

@@ -50,6 +50,7 @@ class Observer:
         self.h = np.asarray(image_to_table, dtype=np.float64)
         self.zone_of = zone_of
         self._prev = None
+        self.last_seen = []  # the recogniser's cards in the last still frame (image pixels)
 
     def moving(self, image) -> bool:
         import cv2
@@ -69,7 +70,8 @@ class Observer:
         moving = self.moving(image)
         cards = []
         if not moving:  # a moving frame settles nothing: skip the expensive part
-            for c in self.recogniser.recognise(image):
+            self.last_seen = self.recogniser.recognise(image)
+            for c in self.last_seen:
                 pts = np.hstack([c.corners, np.ones((4, 1))]) @ self.h.T
                 pts = pts[:, :2] / pts[:, 2:3]
                 x, y = pts.mean(axis=0)

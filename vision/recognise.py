@@ -33,6 +33,23 @@ class Timing:
     per_stage: Dict[str, float] = field(default_factory=dict)
 
 
+def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
+    """Which detections share area with another one (a trick, the trump under the stock)."""
+    import cv2
+
+    quads = [d.corners.astype(np.float32) for d in dets]
+    areas = [cv2.contourArea(q) for q in quads]
+    out = [False] * len(dets)
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            if np.linalg.norm(quads[i].mean(0) - quads[j].mean(0)) > 1.3 * (areas[i] ** 0.5 + areas[j] ** 0.5):
+                continue
+            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            if inter > min_frac * min(areas[i], areas[j]):
+                out[i] = out[j] = True
+    return out
+
+
 class Recogniser:
     """Holds the identifier (templates loaded once) and runs frames through the pipeline.
     `identifier` has identify(rect) -> Identity: a `Templates` or an agnostic `Reader`."""
@@ -48,9 +65,11 @@ class Recogniser:
         dets = detect.detect_cards(image, self.card_long_px)
         t1 = time.perf_counter()
         out = []
-        for d in dets:
+        covered = overlapped(dets)
+        for d, occ in zip(dets, covered):
             if hasattr(self.identifier, "identify_quad"):
-                ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold)
+                ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
+                                                                occluded=occ or d.score < 0.999)
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners

@@ -47,18 +47,20 @@ class FrameSource:
         self.close()
 
 
-def read_image(path) -> Optional[np.ndarray]:
-    """A BGR image, or None (with a warning) when the file is missing, not an image or corrupt."""
+def read_image(path, warn: bool = True) -> Optional[np.ndarray]:
+    """A BGR image, or None (with a warning unless warn=False) when the file is missing, not an
+    image or corrupt."""
     import cv2
 
     p = Path(path)
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as e:
-        log.warning("cannot read %s: %s", p, e)
+        if warn:
+            log.warning("cannot read %s: %s", p, e)
         return None
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if img is None:
+    if img is None and warn:
         log.warning("not a readable image (corrupt or unknown format): %s", p)
     return img
 

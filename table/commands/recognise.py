@@ -17,11 +17,8 @@ def configure(p):
 
 
 def run(args) -> int:
-    import logging
-
     import cv2
 
-    logging.getLogger("vision.sources").setLevel(logging.ERROR)  # we report bad files ourselves
     from table.cli import UsageError
     from vision.recognise import Recogniser
     from vision.sources import read_image
@@ -46,7 +43,7 @@ def run(args) -> int:
     rec = Recogniser(identifier, threshold=args.threshold, card_long_px=hint)
     failed = 0
     for path in args.images:
-        img = read_image(path)
+        img = read_image(path, warn=False)  # reported below, one line per file
         if img is None:
             failed += 1
             msg = f"{path}: cannot read image (missing, corrupt or not an image)"
