@@ -22,7 +22,8 @@ DEFAULTS: Dict[str, Dict[str, Any]] = {
         "source": "sim",               # "sim", "picamera", "usb:0", a video file or a folder of frames
         "fps": 10.0,
         "deck": "",                    # an enrolled deck folder; "" = the built-in deck templates
-        "zones": "",                   # a zones JSON file; "" = the default layout for the player count
+        "zones": "",                   # a zones file (brisca-zones/1); "" = data_dir/zones.json or the default layout
+        "calibration": "",             # a calibration file; "" = from the ArUco corner markers in the picture
     },
     "sim": {
         "seed": 1,

@@ -36,6 +36,10 @@ class TableService:
         self.threads = []
         self.lights = self.display = self.firmware_sim = self.speaker = self.web = None
         self.sim = None
+        self.observer = None
+        self.zone_set = None
+        self.image_to_table = None
+        self.image_size = None
         self._last_device_line = ""
         self.ledger = Ledger()
         self._follow()
@@ -131,26 +135,46 @@ class TableService:
             return self.sim.frames(), None
         from vision.sources import open_source
 
-        return open_source(cam["source"], fps=cam["fps"]), None
+        src = open_source(cam["source"])
+        return ((f.timestamp, f.image) for f in src), None
 
-    def _observer(self):
-        """The pixel observer, once the camera's calibration (here: the simulator's) is known."""
+    def _observer(self, image):
+        """The pixel observer, once the camera's calibration is known (None until it is)."""
         import numpy as np
 
-        from vision.identify import Templates
+        from vision.calibrate import Calibration, CalibrationError, Zones, calibrate_markers, default_zones
         from vision.observe import Observer
         from vision.recognise import Recogniser
-        from vision import synth
 
-        deck = self.cfg["camera"]["deck"]
-        ident = Templates.from_folder(deck) if deck else Templates.from_deck(synth.builtin(48))
+        cam = self.cfg["camera"]
         if self.sim is not None:
-            h, zone_of = self.sim.image_to_table, self.sim.layout.zone_of
+            h = self.sim.image_to_table
+            self.zone_set = self.sim.layout.zones
         else:
-            from vision.calibrate import load_calibration
+            zones_file = cam["zones"] or (str(data_dir(self.cfg) / "zones.json")
+                                          if (data_dir(self.cfg) / "zones.json").exists() else "")
+            n = self.ledger.match.rules.players if self.ledger.match else 2
+            self.zone_set = Zones.load(zones_file) if zones_file else default_zones(n)
+            try:
+                cal = (Calibration.load(cam["calibration"]) if cam["calibration"] else
+                       calibrate_markers(image, self.zone_set.width_mm, self.zone_set.height_mm))
+            except CalibrationError as e:
+                self._device("calibration", False, str(e))
+                return None
+            h = cal.image_to_table
+            self._device("calibration", True, f"markers {cal.markers_found}, {cal.rms_mm:.1f} mm rms")
+        self.image_to_table = np.asarray(h)
+        self.image_size = (image.shape[1], image.shape[0])
+        return Observer(Recogniser(self._identifier()), self.image_to_table,
+                        lambda x, y: self.zone_set.locate((x, y)))
 
-            h, zone_of = load_calibration(self.cfg["camera"]["zones"])
-        return Observer(Recogniser(ident), np.asarray(h), zone_of)
+    def _identifier(self):
+        from vision import synth
+        from vision.identify import Templates
+
+        deck = self.cfg["camera"]["deck"] or (str(data_dir(self.cfg) / "deck")
+                                              if (data_dir(self.cfg) / "deck").is_dir() else "")
+        return Templates.from_folder(deck) if deck else Templates.from_deck(synth.builtin(48))
 
     def _vision_loop(self) -> None:
         import cv2
@@ -169,9 +193,11 @@ class TableService:
                     if isinstance(frame, Observation):
                         obs = frame
                     else:
-                        if observer is None:
-                            observer = self._observer()
                         self.latest_image = frame
+                        if observer is None:
+                            observer = self.observer = self._observer(frame)
+                            if observer is None:
+                                continue  # no calibration yet: nothing can be placed on the table
                         obs = observer.observe(frame, ts, i, keep_image=True)
                     with self.lock:
                         self.tracker.observe(obs)
@@ -213,10 +239,85 @@ class TableService:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 75])
         return buf.tobytes() if ok else None
 
+    # -- the set-up pages (the dashboard's controller) --------------------------------------------
     def zones(self) -> Optional[dict]:
-        if self.sim is not None and self.sim.layout is not None:
-            return self.sim.layout.to_json()
-        return None
+        """Zones as fractions of the camera picture (through the calibration), for drawing."""
+        if self.zone_set is None or self.image_to_table is None:
+            return None
+        import numpy as np
+
+        from vision.geometry import apply_h
+
+        to_img = np.linalg.inv(self.image_to_table)
+        w, h = self.image_size
+        return {z.name: [[float(x) / w, float(y) / h] for x, y in apply_h(to_img, z.polygon)]
+                for z in self.zone_set.zones}
+
+    def set_zones(self, fractions: dict) -> None:
+        """Zones dragged on the picture: back to table mm, saved in the data dir, used at once."""
+        import numpy as np
+
+        from vision.calibrate import Zone, Zones
+        from vision.geometry import apply_h
+
+        if self.image_to_table is None:
+            raise ValueError("the camera is not calibrated yet")
+        w, h = self.image_size
+        zs = [Zone(name, apply_h(self.image_to_table, np.array(poly, float) * [w, h]))
+              for name, poly in fractions.items()]
+        new = Zones(zs, self.zone_set.width_mm, self.zone_set.height_mm)
+        new.save(data_dir(self.cfg) / "zones.json")
+        self.zone_set = new
+
+    def detections(self):
+        obs = self.observer
+        if obs is None or self.image_size is None:
+            return []
+        w, h = self.image_size
+        return [{"code": c.code, "confidence": round(float(c.confidence), 2),
+                 "polygon": [[float(x) / w, float(y) / h] for x, y in c.corners]} for c in obs.last_seen]
+
+    def enroll(self, jpeg: Optional[bytes]):
+        """Crops of a 4 x 10 grid photo (or the camera's picture), each with the code its place gives."""
+        import cv2
+        import numpy as np
+
+        from vision.enroll import EnrollError, enroll_photo
+
+        img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR) if jpeg else self.latest_image
+        if img is None:
+            raise ValueError("no photo and no camera picture")
+        try:
+            tpl = enroll_photo("photo", image=img)
+        except EnrollError as e:
+            raise ValueError(str(e)) from None
+        check = self._identifier()
+        self._pending_enroll = tpl
+        out = []
+        for code in tpl.codes:
+            rect = tpl.rects[code]
+            ident = check.identify(rect)
+            ok, buf = cv2.imencode(".jpg", rect)
+            out.append({"code": code, "jpeg": buf.tobytes() if ok else b"",
+                        "confidence": round(float(ident.confidence), 2) if ident.code == code else 0.3})
+        return out
+
+    def save_enrollment(self, crops) -> None:
+        from vision.identify import Templates
+
+        tpl = getattr(self, "_pending_enroll", None)
+        if tpl is None:
+            raise ValueError("take the enrollment photo first")
+        codes = tpl.codes
+        rects = {}
+        for c in crops:
+            if not 0 <= c["index"] < len(codes):
+                raise ValueError(f"no crop {c['index']}")
+            rects[c["code"]] = tpl.rects[codes[c["index"]]]
+        new = Templates(rects, "enrolled")
+        new.save(data_dir(self.cfg) / "deck")
+        if self.observer is not None:
+            self.observer.recogniser.identifier = new
 
     # -- robot ----------------------------------------------------------------------------------
     def _robot_loop(self) -> None:
