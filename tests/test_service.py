@@ -209,3 +209,36 @@ def test_sigkill_chaos_final_record_equals_uninterrupted_run(tmp_path):
     ref_plays = [(e.data["seat"], e.data.get("card") or e.data.get("gave")) for e in ref_events
                  if e.type in ("play", "swap")]
     assert plays[:len(ref_plays)] == ref_plays  # nothing lost, nothing stored twice
+
+
+def test_the_demo_shows_a_game_within_60_seconds_and_ctrl_c_stops_it(tmp_path):
+    """What `make run` does on a fresh machine: embedded defaults (rendered frames through the real
+    vision pipeline, firmware simulator, mock GPIO), the dashboard on localhost."""
+    import socket
+    import urllib.request
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    p = subprocess.Popen([sys.executable, "-m", "table", "run", "--data-dir", str(tmp_path / "data"),
+                          "--port", str(port)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    try:
+        seen = None
+        end = time.monotonic() + 60
+        while time.monotonic() < end and seen is None:
+            time.sleep(1)
+            try:
+                st = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2).read())
+            except OSError:
+                continue
+            if st.get("hand") and (st["hand"]["trick"] or st["hand"]["tricks"]):
+                seen = st
+        assert seen is not None, "no card was played on the dashboard within 60 s"
+        assert seen["match"]["seats"] == ["Ana", "Robot"] and seen["devices"]["display"]["ok"]
+    finally:
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=30)
+    assert p.returncode == 0, out[-2000:]
+    assert f"http://127.0.0.1:{port}" in out and "stopped" in out
