@@ -369,3 +369,15 @@ def test_play_command_rejects_bad_input_clearly():
                          input="xx\n1Z\nq\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 0
     assert out.stdout.count("not allowed:") == 2
+
+
+def test_robot_same_move_through_the_protocol():
+    rules = Rules.parse("classic-2")
+    rng = random.Random(12)
+    for _ in range(5):
+        g = _advance(Game.random(rules, rng), rng, rng.choice([0, 10, 24]))
+        if g.is_over():
+            continue
+        view = g.view(g.turn)
+        back = view_from_request(json.loads(json.dumps(request_from_view(view))))
+        assert RobotPlayer(budget_ms=3, seed=4).choose(view) == RobotPlayer(budget_ms=3, seed=4).choose(back)

@@ -110,6 +110,13 @@ def run(args) -> int:
     from table.game import deck_indices
     from table.robot.search import RobotPlayer
 
+    import signal
+
+    def _stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)  # a stopped run still prints the summary of its deals
+    signal.signal(signal.SIGINT, _stop)
     rules = _rules(args.rules)
     robot = RobotPlayer(budget_ms=args.budget_ms, seed=args.seed)
     opp = _opponent(args.opponent, rules, args.seed, args.opponent_budget_ms or args.budget_ms)

@@ -295,3 +295,56 @@ def _remaining_points(hands, stock, trick) -> int:
     for _, c in trick:
         t += POINTS[c]
     return t
+
+
+def last_tricks_2p(first: List[int], second: List[int], trump_suit: int, arrastre: str = "off") -> int:
+    """Points the leader (holding ``first``) takes from here: 2 players, stock gone, trick empty.
+
+    The rollouts' endgame: plain minimax on lists with a cut at each level and no memo (three tricks
+    are at most 36 lines, cheaper than setting up a :class:`Solver`)."""
+    return _lt(first, second, trump_suit, arrastre)
+
+
+def _follow_2p(hand, led, ts, arrastre):
+    """Arrastre for the second of two players (the led card is the one to beat)."""
+    if arrastre == "off":
+        return hand
+    follow = [c for c in hand if SUIT[c] == SUIT[led]]
+    if arrastre == "follow":
+        return follow or hand
+    if follow:
+        return [c for c in follow if STRENGTH[c] > STRENGTH[led]] or follow
+    return [c for c in hand if SUIT[c] == ts] or hand
+
+
+def _lt(a, b, ts, arr):
+    if len(a) == 1:
+        x, y = a[0], b[0]
+        if SUIT[y] == SUIT[x]:
+            return 0 if STRENGTH[y] > STRENGTH[x] else POINTS[x] + POINTS[y]
+        return 0 if SUIT[y] == ts else POINTS[x] + POINTS[y]
+    total = 0
+    for c in a:
+        total += POINTS[c]
+    for c in b:
+        total += POINTS[c]
+    best = -1
+    for x in a:
+        ra = [c for c in a if c != x]
+        sx = SUIT[x]
+        worst = _INF
+        for y in _follow_2p(b, x, ts, arr):
+            rb = [c for c in b if c != y]
+            pts = POINTS[x] + POINTS[y]
+            sy = SUIT[y]
+            if (STRENGTH[y] > STRENGTH[x]) if sy == sx else sy == ts:
+                v = total - pts - _lt(rb, ra, ts, arr)
+            else:
+                v = pts + _lt(ra, rb, ts, arr)
+            if v < worst:
+                worst = v
+                if worst <= best:
+                    break
+        if worst > best:
+            best = worst
+    return best

@@ -34,8 +34,8 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from table.cards import CARDS_BY_INDEX
-from table.game import Action, Game, Play, Swap
-from table.robot.endgame import Solver
+from table.game import POINTS, Action, Game, Play, Swap
+from table.robot.endgame import Solver, last_tricks_2p
 from table.robot.inference import determinize, unique_world, voids
 from table.robot.players import Player, greedy_card
 
@@ -43,6 +43,7 @@ from table.robot.players import Player, greedy_card
 NODE_COST = 3
 PLAY_COST = 9
 WORLD_COST = 40  # sampling a world and setting up its search
+LAST_TRICKS_COST = 40  # the 2-player last tricks solved at the end of a rollout
 UNITS_PER_MS = 1000
 
 
@@ -145,6 +146,14 @@ class RobotPlayer(Player):
         plays = 0
         while hands[g.turn]:
             if not g.trick and g.trump_card is None and not g.stock:
+                if n == 2:
+                    lead = g.turn
+                    x = last_tricks_2p(hands[lead], hands[1 - lead], ts, g.rules.arrastre)
+                    rest = sum(POINTS[c] for h in hands for c in h)
+                    pts = g.side_points()
+                    pts[lead] += x
+                    pts[1 - lead] += rest - x
+                    return pts, plays * PLAY_COST + LAST_TRICKS_COST
                 solver.nodes = 0
                 vals = solver.values(g)
                 base = g.side_points()
