@@ -176,7 +176,8 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     return float((on_outline | ((inside - outside) > 18)).mean())
 
 
-def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist):
+def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist,
+                scales=(0.94, 1.0, 1.06)):
     """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
     three scales (perspective), scored by mask coverage plus side support."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
@@ -186,7 +187,7 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
         if convex <= 0:
             continue
         best = None
-        for sc in (0.94, 1.0, 1.06):
+        for sc in scales:
             for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
                 if la > ua * 1.12 or lb > ub * 1.12:
                     continue
@@ -338,7 +339,9 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
             outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
-        hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist), key=lambda t: -t[0])
+        # with a perspective model of the card size one scale is enough
+        scales = (1.0,) if (local is not None or card_long_px) else (0.94, 1.0, 1.06)
+        hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         for score, quad in hyps:
             centre = quad.mean(axis=0)

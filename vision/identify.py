@@ -31,6 +31,7 @@ class Identity:
     candidate: Optional[str] = None  # the best match even when below threshold (diagnostics)
     score: float = 0.0  # raw similarity of the best match
     margin: float = 0.0  # over the runner-up code
+    pair: float = 0.0  # pairwise verification against the runners-up (+1 clear, -1 the other)
 
     @property
     def face(self) -> str:
@@ -110,6 +111,12 @@ def augmented_rect(deck, code: str, views: int, seed: int) -> np.ndarray:
     return np.clip(np.mean(acc, axis=0), 0, 255).astype(np.uint8)
 
 
+def _flat(cells, corner) -> np.ndarray:
+    light, chroma = cells
+    return np.concatenate([light.ravel() * np.sqrt(W_LIGHT), chroma.ravel() * np.sqrt(W_CHROMA),
+                           corner.ravel() * np.sqrt(W_CORNER / 2)])
+
+
 class Templates:
     """An enrolled deck. `identify` compares a rectified card with every template at 0 and 180
     degrees, using robust per-cell correlation, and calibrates the margin over the runner-up."""
@@ -121,6 +128,7 @@ class Templates:
         self.light = np.stack([f[0][0] for f in feats])  # (n, cells, d)
         self.chroma = np.stack([f[0][1] for f in feats])
         self.corners = np.stack([f[1] for f in feats])  # (n, 2, d)
+        self.flat = np.stack([_flat(*f) for f in feats])  # (n, D) for pairwise verification
         self.rects = rects
 
     # -------------------------------------------------------------- construction
@@ -169,9 +177,13 @@ class Templates:
     # -------------------------------------------------------------- matching
     def scores(self, rect_bgr: np.ndarray):
         """Similarity of every template at 0 and 180 degrees: array (2, n)."""
-        out = []
+        return self._query(rect_bgr)[0]
+
+    def _query(self, rect_bgr: np.ndarray):
+        out, flats = [], []
         for img in (rect_bgr, cv2.rotate(rect_bgr, cv2.ROTATE_180)):
             cells, corner = features(img)
+            flats.append(_flat(cells, corner))
             robust = 0.0
             for tmpl, q, w in ((self.light, cells[0], W_LIGHT), (self.chroma, cells[1], W_CHROMA)):
                 per_cell = np.einsum("ncd,cd->nc", tmpl, q)
@@ -180,38 +192,52 @@ class Templates:
             # the better-matching index corner (a finger or another card may hide one)
             idx = np.einsum("nkd,kd->nk", self.corners, corner).max(axis=1)
             out.append(robust + W_CORNER * idx)
-        return np.stack(out)
+        return np.stack(out), flats
+
+    def pair_margin(self, q: np.ndarray, a: int, b: int) -> float:
+        """How decisively the query sides with template a against template b, looking only where
+        the two differ (the one extra pip of a 7 against a 6): +1 is exactly a, -1 exactly b."""
+        ta, tb = self.flat[a], self.flat[b]
+        diff = ta - tb
+        w = diff * diff
+        den = float((w * w).sum()) + 1e-9
+        return float((w * ((q - tb) ** 2 - (q - ta) ** 2)).sum() / den)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5) -> Identity:
-        return self._decide(self.scores(rect_bgr), threshold)
+        return self._decide(self._query(rect_bgr), threshold)
 
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
-                      refine_below: float = 0.97, occluded: bool = False) -> Identity:
+                      refine_below: Optional[float] = None, occluded: bool = False) -> Identity:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
         from vision.detect import rectify, side_variants
 
-        s = self.scores(rectify(image, corners))
-        ident = self._decide(s, threshold, occluded)
-        if ident.confidence >= refine_below:
+        qs = self._query(rectify(image, corners))
+        ident = self._decide(qs, threshold, occluded)
+        if ident.confidence >= (threshold if refine_below is None else refine_below) \
+                or ident.candidate == "back":
             return ident
-        best_s, best_val = s, float(s.max())
+        best_q, best_val = qs, float(qs[0].max())
         for q in side_variants(corners):
-            sv = self.scores(rectify(image, q))
-            if float(sv.max()) > best_val + 0.01:
-                best_s, best_val = sv, float(sv.max())
-        return self._decide(best_s, threshold, occluded)
+            qv = self._query(rectify(image, q))
+            if float(qv[0].max()) > best_val + 0.01:
+                best_q, best_val = qv, float(qv[0].max())
+        return self._decide(best_q, threshold, occluded)
 
-    def _decide(self, s: np.ndarray, threshold: float, occluded: bool = False) -> Identity:
+    def _decide(self, query, threshold: float, occluded: bool = False) -> Identity:
+        s, flats = query
         per_code = s.max(axis=0)
         order = np.argsort(-per_code)
-        best, second = order[0], order[1]
+        best = order[0]
         code = self.codes[best]
         rotated = bool(s[1, best] > s[0, best])
-        sc, mg = float(per_code[best]), float(per_code[best] - per_code[second])
+        q = flats[1 if rotated else 0]
+        # verify against the two runners-up where they differ from the winner
+        pair = min(self.pair_margin(q, best, int(o)) for o in order[1:3])
+        sc, mg = float(per_code[best]), float(per_code[best] - per_code[order[1]])
         conf = calibrate(sc, mg, occluded)
-        extra = dict(candidate=code, score=sc, margin=mg)
+        extra = dict(candidate=code, score=sc, margin=mg, pair=pair)
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
         if conf < threshold:
