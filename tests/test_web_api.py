@@ -448,3 +448,22 @@ def test_zones_in_table_millimetres_are_scaled_both_ways(store):
     assert ctl.saved == {"units": "mm", "table": [900.0, 500.0], "zones": {"play0": [[180.0, 100.0], [450.0, 50.0], [450.0, 250.0]]}}
     ctl.zones = lambda: None  # a controller with nothing to draw yet
     assert c.get("/api/setup/overlay").get_json()["zones"] == {}
+
+
+def test_referee_enters_a_subastada_auction(client, store, referee):
+    """The auction is spoken at the table: the referee enters it, it is checked, then stored."""
+    store.append(Event("match_start", {"rules": "subastada-5", "seats": ["A", "B", "C", "D", "E"],
+                                       "first_dealer": 0}))
+    bad = client.post("/api/referee/auction", json={"bids": [{"seat": 1, "bid": 50}]}, headers=referee)
+    assert bad.status_code == 400 and "auction refused" in bad.get_json()["error"]
+    n = len(store.events())
+    assert client.post("/api/referee/auction", json={"bids": [{"seat": 9, "bid": 70}]},
+                       headers=referee).status_code == 400
+    bids = [{"seat": 1, "bid": 70}, {"seat": 2, "pass": True}, {"seat": 3, "pass": True},
+            {"seat": 4, "pass": True}, {"seat": 0, "pass": True}]
+    ok = client.post("/api/referee/auction", json={"bids": bids, "call": "1E", "trump": "E"}, headers=referee)
+    assert ok.status_code == 200, ok.get_json()
+    assert len(store.events()) == n + 1
+    st = client.get("/api/state").get_json()
+    assert st["hand"]["trump_suit"] == "E"
+    assert client.post("/api/referee/auction", json={"bids": bids}).status_code in (400, 401, 403)

@@ -213,3 +213,56 @@ def clear_alerts():
     if kind is not None and not isinstance(kind, str):
         raise ApiError(400, "kind must be a text")
     return _append("alert_cleared", {"kind": kind} if kind else {}, data.get("key"))
+
+
+@bp.post("/api/referee/auction")
+@referee_required
+def auction():
+    """Subastada: the auction is spoken, so the referee enters it (the whole contract so far each
+    time: bids in order, then the called card and the declared trump). Checked by replaying the hand
+    with it before it is stored."""
+    data = json_body()
+    bids = data.get("bids")
+    if not isinstance(bids, list) or len(bids) > 40:
+        raise ApiError(400, "bids must be a list of {seat, bid} or {seat, pass: true}")
+    payload = {"bids": bids}
+    for k in ("call", "trump"):
+        if data.get(k) is not None:
+            if not isinstance(data[k], str):
+                raise ApiError(400, f"{k} must be a text")
+            payload[k] = data[k]
+
+    def check(led):
+        import copy
+
+        from table import subastada
+        from table.record import RecordError
+
+        m = led.match
+        if m is None or not m.rules.auction:
+            raise ApiError(409, "the current match is not a Subastada match")
+        n = m.rules.players
+        for b in bids:
+            if not isinstance(b, dict) or not isinstance(b.get("seat"), int) or not 0 <= b["seat"] < n:
+                raise ApiError(400, f"each bid needs a seat 0..{n - 1}: {b!r}")
+        try:
+            extra = subastada.extra_from_event(payload)
+        except (CardError, ValueError) as e:
+            raise ApiError(400, str(e)) from None
+        h = led.hand
+        if h is not None and not (h.game is not None and h.game.is_over() and h.error is None):
+            rec = copy.deepcopy(h.record)
+        else:
+            from table.record import Record
+            rec = Record(m.rules, m.seats, m.match().dealer, None)
+        for k in ("auction", "call", "declared_trump", "bidder"):
+            rec.extra.pop(k, None)
+        rec.extra.update(extra)
+        try:
+            rec.replay()
+        except RecordError as e:
+            raise ApiError(400, f"auction refused: {e}") from None
+        except (CardError, ValueError) as e:
+            raise ApiError(400, f"auction refused: {e}") from None
+    ctx().hub.read(check)
+    return _append("auction", payload, data.get("key"))
