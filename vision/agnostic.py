@@ -18,7 +18,8 @@ SUIT_BY_BREAKS = {0: "O", 1: "C", 2: "E", 3: "B"}
 
 def flat_fraction(rect_bgr: np.ndarray) -> float:
     """Fraction of interior cells with almost no fine texture (plain paper)."""
-    g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.cvtColor(cv2.resize(rect_bgr, (62, 96), interpolation=cv2.INTER_AREA),
+                     cv2.COLOR_BGR2GRAY).astype(np.float32)
     inner = g[8:-8, 6:-6]
     hp = np.abs(inner - cv2.GaussianBlur(inner, (0, 0), 1.5))
     h, w = (inner.shape[0] // 8) * 8, (inner.shape[1] // 8) * 8

@@ -14,9 +14,10 @@ CARD_W_MM = 61.5
 CARD_H_MM = 95.0
 CARD_ASPECT = CARD_H_MM / CARD_W_MM  # long / short, about 1.545
 
-# Canonical upright rectified card (portrait), in pixels.
-RECT_W = 62
-RECT_H = 96
+# Canonical upright rectified card (portrait), in pixels: about the size a card has in a 720p
+# frame, at twice the resolution so the small corner numeral keeps its shape.
+RECT_W = 124
+RECT_H = 192
 
 
 def card_corners_mm(x: float, y: float, angle_deg: float) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 from vision.geometry import RECT_H, RECT_W
 
 FEAT_W, FEAT_H = 24, 36  # whole-card feature grid
+CORNER_W, CORNER_H = 18, 24  # index corner detail
 CELLS = (3, 4)
 W_LIGHT, W_CHROMA, W_CORNER = 0.4, 0.35, 0.25  # columns, rows of independently normalised cells (robust to partial occlusion)
 
@@ -48,25 +49,31 @@ def _split(img: np.ndarray) -> np.ndarray:
     return f / (np.linalg.norm(f) + 1e-6)
 
 
-def _cells(rect_bgr: np.ndarray) -> np.ndarray:
-    """Per-cell features, shape (2, n_cells, d): lightness structure (high-passed: lighting
+def _cells_both(rect_bgr: np.ndarray):
+    """Per-cell features at 0 and 180 degrees: lightness structure (high-passed: lighting
     gradients and glare are smooth, artwork is not) and chroma (the suit colours)."""
     small = cv2.resize(rect_bgr, (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     light = lab[:, :, 0] - cv2.GaussianBlur(lab[:, :, 0], (0, 0), 5.0)
-    chroma = lab[:, :, 1:].copy()
-    return _split(light), _split(chroma)
+    chroma = lab[:, :, 1:]
+    return [(_split(light), _split(chroma.copy())),
+            (_split(light[::-1, ::-1].copy()), _split(chroma[::-1, ::-1].copy()))]
+
+
+def _cells(rect_bgr: np.ndarray):
+    return _cells_both(rect_bgr)[0]
 
 
 def _corner(rect_bgr: np.ndarray) -> np.ndarray:
     """The two index corners (numeral, start of the frame line) in more detail, each as seen
     upright: shape (2, d)."""
     g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY)
-    ch, cw = int(RECT_H * 0.26), int(RECT_W * 0.32)
-    y0, x0 = 3, 3  # skip the rounded corner, where the cloth shows through
+    h, w = g.shape
+    ch, cw = int(h * 0.26), int(w * 0.32)
+    y0, x0 = max(1, h // 32), max(1, w // 20)  # skip the rounded corner, where the cloth shows
     out = []
     for crop in (g[y0:ch, x0:cw], cv2.rotate(g[-ch:-y0, -cw:-x0], cv2.ROTATE_180)):
-        f = cv2.resize(crop, (12, 16), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
+        f = cv2.resize(crop, (CORNER_W, CORNER_H), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
         f -= f.mean()
         out.append(f / (np.linalg.norm(f) + 1e-6))
     return np.stack(out)
@@ -74,6 +81,14 @@ def _corner(rect_bgr: np.ndarray) -> np.ndarray:
 
 def features(rect_bgr: np.ndarray):
     return _cells(rect_bgr), _corner(rect_bgr)
+
+
+def features_both(rect_bgr: np.ndarray):
+    """features() of the card as it lies and turned 180 degrees, computed once: turning the card
+    swaps its two index corners."""
+    c0, c180 = _cells_both(rect_bgr)
+    k = _corner(rect_bgr)
+    return [(c0, k), (c180, k[::-1].copy())]
 
 
 def face_to_rect(face_bgra: np.ndarray) -> np.ndarray:
@@ -84,7 +99,7 @@ def face_to_rect(face_bgra: np.ndarray) -> np.ndarray:
         img = (img[:, :, :3].astype(np.float32) * a + 90.0 * (1 - a)).astype(np.uint8)
     # rectified cards are slightly soft; blur the template the same way
     img = cv2.resize(img, (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(img, (3, 3), 0.7)
+    return cv2.GaussianBlur(img, (0, 0), 1.2)
 
 
 def augmented_rect(deck, code: str, views: int, seed: int) -> np.ndarray:
@@ -179,16 +194,18 @@ class Templates:
         """Similarity of every template at 0 and 180 degrees: array (2, n)."""
         return self._query(rect_bgr)[0]
 
-    def _query(self, rect_bgr: np.ndarray):
+    def _query(self, rect_bgr: np.ndarray, drop: int = 0):
+        """Scores (2, n) and flat query features per orientation. `drop` worst cells per template
+        are ignored: for a partly covered card; for a whole card they are the evidence (the one
+        extra pip that tells a 7 from a 6), so none are dropped."""
         out, flats = [], []
-        for img in (rect_bgr, cv2.rotate(rect_bgr, cv2.ROTATE_180)):
-            cells, corner = features(img)
+        for cells, corner in features_both(rect_bgr):
             flats.append(_flat(cells, corner))
             robust = 0.0
             for tmpl, q, w in ((self.light, cells[0], W_LIGHT), (self.chroma, cells[1], W_CHROMA)):
                 per_cell = np.einsum("ncd,cd->nc", tmpl, q)
                 per_cell.sort(axis=1)
-                robust = robust + w * per_cell[:, 2:].sum(axis=1)  # drop the worst cells (occlusion)
+                robust = robust + w * per_cell[:, drop:].sum(axis=1)
             # the better-matching index corner (a finger or another card may hide one)
             idx = np.einsum("nkd,kd->nk", self.corners, corner).max(axis=1)
             out.append(robust + W_CORNER * idx)
@@ -213,14 +230,15 @@ class Templates:
         be off) and keep the variant that matches its best template most closely."""
         from vision.detect import rectify, side_variants
 
-        qs = self._query(rectify(image, corners))
+        drop = 2 if occluded else 0
+        qs = self._query(rectify(image, corners), drop)
         ident = self._decide(qs, threshold, occluded)
         if ident.confidence >= (threshold if refine_below is None else refine_below) \
                 or ident.candidate == "back":
             return ident
         best_q, best_val = qs, float(qs[0].max())
         for q in side_variants(corners):
-            qv = self._query(rectify(image, q))
+            qv = self._query(rectify(image, q), drop)
             if float(qv[0].max()) > best_val + 0.01:
                 best_q, best_val = qv, float(qv[0].max())
         return self._decide(best_q, threshold, occluded)
