@@ -11,9 +11,11 @@ legal card, with the same worlds for every card (paired comparison, far less noi
 - otherwise the hand is played out by the greedy club heuristic for every seat, and the last tricks
   (stock gone) are solved exactly.
 
-A world's score is the hand result for the robot's side (win 1, draw 1/2, loss 0) plus a small term
-for the point margin, which separates cards when every world is won (or lost) either way and makes
-the robot take points it can.
+A world's score is the hand result for the robot's side (win 1, draw 1/2, loss 0) plus half the point
+margin over 120. The margin term matters: it separates cards when every world is won (or lost) either
+way, and a greedy rollout's margin says more than its bare result. Measured against the greedy
+player over the same 50 duplicate deals (100 ms): weight 0 won 58% of hands, 0.3 72%, 1.0 73%,
+3.0 66%, points only 66%.
 
 Budget and determinism: the work is counted, not timed. Every solver node and every rollout play
 costs a fixed number of work units, calibrated so that 1,000 units take about a millisecond on one
@@ -61,7 +63,7 @@ class RobotPlayer(Player):
     name = "robot"
 
     def __init__(self, budget_ms: float = 300, seed: int = 0, *, max_ms: Optional[float] = None,
-                 exact_cards: Optional[int] = None, margin_weight: float = 0.3,
+                 exact_cards: Optional[int] = None, margin_weight: float = 0.5,
                  max_worlds: int = 4000) -> None:
         self.budget_ms = budget_ms
         self.seed = seed
