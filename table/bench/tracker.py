@@ -14,9 +14,11 @@ def configure(p):
     p.add_argument("--mode", choices=["pixels", "truth"], default="pixels",
                    help="pixels: render and read every frame; truth: ground-truth observations (logic only)")
     p.add_argument("--seed", type=int, default=1000)
+    p.add_argument("--jobs", type=int, default=1, help="games run in parallel processes")
 
 
-def run(args) -> int:
+def one_game(job):
+    """Track one simulated game; returns (exact, alerted, frames, tracker seconds, vision seconds)."""
     import tempfile
 
     import cv2
@@ -29,6 +31,32 @@ def run(args) -> int:
     from vision.simgame import GameFilm, SimOptions
 
     cv2.setNumThreads(1)
+    preset, seed, deck_dir, mode = job
+    rec = played_record(preset, seed)
+    film = GameFilm(rec, SimOptions(hover_prob=0.15, nudge_prob=0.15), seed)
+    setup = pixel_setup(deck_dir, seed, size=rec.rules.deck_size) if mode == "pixels" else None
+    frames, track_s = 0, 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(tmp)
+        led = Ledger()
+        store.add_listener(led.apply)
+        store.append(Event("match_start", {"rules": rec.rules.to_json(), "seats": rec.seats,
+                                           "first_dealer": rec.dealer}))
+        tracker = Tracker(led, store.append)
+        timing = {}
+        for obs in film_observations(film, setup, seed, timing):
+            t0 = time.perf_counter()
+            tracker.observe(obs)
+            track_s += time.perf_counter() - t0
+            frames += 1
+        got = led.hand.record.actions if led.hand else []
+        same = [(s, str(a)) for s, a in got] == [(s, str(a)) for s, a in rec.actions]
+        raised = any(e.type == "alert" for e in store.events()) or bool(led.hand is not None and led.hand.error)
+        store.close()
+    return same, raised, frames, track_s, sum(timing.get("vision", []))
+
+
+def run(args) -> int:
     shared = Path(__file__).resolve().parents[2].parent / "shared" / "decks"
     decks = []
     for name in args.decks.split(","):
@@ -39,52 +67,46 @@ def run(args) -> int:
         else:
             print(f"deck {name}: not found under {shared}, skipped")
     print(f"mode {args.mode}; {args.games} games per preset; decks {', '.join(d for d, _ in decks)}; "
-          "hands over the table, nudges and glare on")
+          f"hands over the table, nudges and glare on; {args.jobs} process(es)", flush=True)
+    pool = None
+    if args.jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs)
     total_frames, total_track_s, total_vision_s = 0, 0.0, 0.0
-    for preset in args.presets.split(","):
-        equal = alerted = silent_wrong = 0
-        t_start = time.perf_counter()
-        for i in range(args.games):
-            seed = args.seed + i
-            deck_name, deck_dir = decks[i % len(decks)]
-            rec = played_record(preset, seed)
-            film = GameFilm(rec, SimOptions(hover_prob=0.15, nudge_prob=0.15), seed)
-            setup = pixel_setup(deck_dir, seed) if args.mode == "pixels" else None
-            with tempfile.TemporaryDirectory() as tmp:
-                store = EventStore(tmp)
-                led = Ledger()
-                store.add_listener(led.apply)
-                store.append(Event("match_start", {"rules": rec.rules.to_json(), "seats": rec.seats,
-                                                   "first_dealer": rec.dealer}))
-                tracker = Tracker(led, store.append)
-                timing = {}
-                for obs in film_observations(film, setup, seed, timing):
-                    t0 = time.perf_counter()
-                    tracker.observe(obs)
-                    total_track_s += time.perf_counter() - t0
-                    total_frames += 1
-                total_vision_s += sum(timing.get("vision", []))
-                got = led.hand.record.actions if led.hand else []
-                same = [(s, str(a)) for s, a in got] == [(s, str(a)) for s, a in rec.actions]
-                raised = any(e.type == "alert" for e in store.events()) or (led.hand is not None and led.hand.error)
+    try:
+        for preset in args.presets.split(","):
+            jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode) for i in range(args.games)]
+            results = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
+            equal = alerted = silent = 0
+            t_start = time.perf_counter()
+            per_deck = {}
+            for i, (same, raised, frames, track_s, vision_s) in enumerate(results, 1):
+                deck_name = decks[(i - 1) % len(decks)][0]
+                d = per_deck.setdefault(deck_name, [0, 0])
+                d[0] += same
+                d[1] += 1
                 equal += same
-                if not same:
-                    alerted += bool(raised)
-                    silent_wrong += not raised
-                store.close()
-            done = i + 1
-            if done % 5 == 0 or done == args.games:
-                el = time.perf_counter() - t_start
-                print(f"  {preset}: {done}/{args.games} games, {equal} exact, {el:.0f} s", flush=True)
-        n = args.games
-        print(f"{preset}: tracked record equals ground truth in {equal}/{n} games ({100 * equal / n:.1f}%); "
-              f"of the {n - equal} others, {alerted} raised an alert, {silent_wrong} were wrong in silence")
+                alerted += (not same) and raised
+                silent += (not same) and not raised
+                total_frames += frames
+                total_track_s += track_s
+                total_vision_s += vision_s
+                if i % 5 == 0 or i == args.games:
+                    print(f"  {preset}: {i}/{args.games} games, {equal} exact, "
+                          f"{time.perf_counter() - t_start:.0f} s", flush=True)
+            n = args.games
+            decks_txt = ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in per_deck.items())
+            print(f"{preset}: tracked record equals ground truth in {equal}/{n} games "
+                  f"({100 * equal / n:.1f}%; {decks_txt}); of the {n - equal} others, {alerted} raised an "
+                  f"alert, {silent} were wrong in silence", flush=True)
+    finally:
+        if pool:
+            pool.close()
     if total_frames:
         print(f"tracker alone: {total_frames / total_track_s:,.0f} frames/s over {total_frames} frames "
-              f"(needs 10)")
+              "(needs 10)")
         if total_vision_s:
-            per = total_vision_s / total_frames * 1e3
-            print(f"vision + tracker per frame: {per + total_track_s / total_frames * 1e3:.1f} ms "
-                  f"(= {1000 / (per + total_track_s / total_frames * 1e3):.1f} frames/s on one core; "
+            per = (total_vision_s + total_track_s) / total_frames * 1e3
+            print(f"vision + tracker per frame: {per:.1f} ms mean (= {1000 / per:.0f} frames/s on one core; "
                   "moving frames skip recognition)")
     return 0
