@@ -34,7 +34,8 @@ class Timing:
 
 
 def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
-    """Which detections share area with another one (a trick, the trump under the stock)."""
+    """Which detections lie partly under another one (a trick, the trump under the stock). Of two
+    overlapping cards the one whose sides are less visible (lower detection score) is below."""
     import cv2
 
     quads = [d.corners.astype(np.float32) for d in dets]
@@ -46,7 +47,11 @@ def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
                 continue
             inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
             if inter > min_frac * min(areas[i], areas[j]):
-                out[i] = out[j] = True
+                si, sj = dets[i].score, dets[j].score
+                if si <= sj + 0.02:
+                    out[i] = True
+                if sj <= si + 0.02:
+                    out[j] = True
     return out
 
 
@@ -69,7 +74,7 @@ class Recogniser:
         for d, occ in zip(dets, covered):
             if hasattr(self.identifier, "identify_quad"):
                 ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
-                                                                occluded=occ or d.score < 0.999)
+                                                                occluded=occ or d.score < 0.9)
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
