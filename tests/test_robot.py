@@ -381,3 +381,9 @@ def test_robot_same_move_through_the_protocol():
         view = g.view(g.turn)
         back = view_from_request(json.loads(json.dumps(request_from_view(view))))
         assert RobotPlayer(budget_ms=3, seed=4).choose(view) == RobotPlayer(budget_ms=3, seed=4).choose(back)
+
+
+def test_robot_refuses_a_hidden_own_hand():
+    g = Game.from_table("classic-2", "5O")
+    with pytest.raises(ValueError):
+        RobotPlayer(budget_ms=1).choose(g)

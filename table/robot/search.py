@@ -36,7 +36,7 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from table.cards import CARDS_BY_INDEX
-from table.game import POINTS, Action, Game, Play, Swap
+from table.game import POINTS, UNKNOWN, Action, Game, Play, Swap
 from table.robot.endgame import Solver, last_tricks_2p
 from table.robot.inference import determinize, unique_world, voids
 from table.robot.players import Player, greedy_card
@@ -75,6 +75,8 @@ class RobotPlayer(Player):
 
     # -- the interface ----------------------------------------------------------------------------
     def choose(self, view: Game) -> Action:
+        if UNKNOWN in view.hands[view.turn]:
+            raise ValueError("the robot must see its own hand to decide")
         legal = list(view.legal_actions)
         for a in legal:
             if isinstance(a, Swap):
