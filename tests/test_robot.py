@@ -387,3 +387,16 @@ def test_robot_refuses_a_hidden_own_hand():
     g = Game.from_table("classic-2", "5O")
     with pytest.raises(ValueError):
         RobotPlayer(budget_ms=1).choose(g)
+
+
+def test_bench_robot_runs_and_plays_a_bot_process(capsys):
+    from table.cli import main
+    assert main(["bench", "robot", "--opponent", "random", "--deals", "2", "--budget-ms", "1",
+                 "--rules", "partners-4", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "share of hands won" in out
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["deals"] == 2 and summary["hands"] == 4 and 0 <= summary["share"] <= 1
+    cmd = f'bot:{sys.executable} -m table bot --player greedy'
+    assert main(["bench", "robot", "--opponent", cmd, "--deals", "2", "--budget-ms", "1"]) == 0
+    assert "share of hands won" in capsys.readouterr().out
