@@ -29,6 +29,8 @@ class TrackerConfig:
     min_confidence: float = 0.6    # mean confidence of a settled reading
     min_agreement: float = 0.8     # share of the votes the winning reading needs
     lost_s: float = 0.6            # a track not seen (in still frames) for this long is dropped
+    min_readings: int = 3          # frames that must read the card (unknown frames abstain)
+    unreadable_s: float = 1.5      # still this long without enough readings: ask for help
 
 
 @dataclass
@@ -49,11 +51,16 @@ class Track:
     alerted: Optional[str] = None   # the alert kind raised for it, so it is raised once
 
     def reading(self) -> Tuple[Optional[str], float, float]:
-        """(code, agreement, mean confidence) of the votes so far."""
+        """(code, agreement, mean confidence) of the readings so far. Frames in which the card could
+        not be read are abstentions, not votes: an unknown is safe, a wrong code is not."""
         if not self.votes:
             return None, 0.0, 0.0
         code, k = self.votes.most_common(1)[0]
         return code, k / sum(self.votes.values()), self.conf / max(self.n, 1)
+
+    @property
+    def readings(self) -> int:
+        return sum(self.votes.values())
 
 
 class Tracker:
@@ -144,9 +151,9 @@ class Tracker:
                 t.still_since = now
                 t.votes.clear()
                 t.conf, t.n = 0.0, 0
-            if c.face_up:
+            if c.face_up and c.code:
                 t.votes[c.code] += 1
-                t.conf += c.confidence if c.code else 0.0
+                t.conf += c.confidence
                 t.n += 1
         self.tracks = [t for t in self.tracks if id(t) in seen_ids or now - t.last_seen < cfg.lost_s]
         self._act(obs)
@@ -170,8 +177,10 @@ class Tracker:
     def _read(self, t: Track, what: str) -> Optional[Card]:
         """The settled reading of a track, or an alert (low confidence, disagreeing frames)."""
         code, agree, conf = t.reading()
-        if code is None or conf < self.cfg.min_confidence:
-            self._alert_track(t, "unreadable", f"cannot read the {what} in {t.zone}: please check it")
+        if t.readings < self.cfg.min_readings or conf < self.cfg.min_confidence:
+            now = self._last_obs.ts if self._last_obs else 0.0
+            if t.still_since is not None and now - t.still_since >= self.cfg.unreadable_s:
+                self._alert_track(t, "unreadable", f"cannot read the {what} in {t.zone}: please check it")
             return None
         if agree < self.cfg.min_agreement:
             self._alert_track(t, "misread", f"the {what} in {t.zone} reads differently from frame to frame")
@@ -217,7 +226,8 @@ class Tracker:
         t = stock[0]
         card = self._read(t, "turned-up trump")
         if card is None:
-            self._trump_doubt = True
+            if t.alerted == "unreadable":
+                self._trump_doubt = True
             return
         if self._trump_doubt and card.rank in (Rank.SEVEN, Rank.TWO):
             # it could not be read at first, and now it is a card a swap puts there: ask, never guess

@@ -131,16 +131,16 @@ def test_low_confidence_alerts_and_a_correction_rescores(tmp_path):
     t = Table(tmp_path)
     _start(t)
     lay = Layout.for_players(2)
-    for i in range(6, 14):  # an unreadable card: an alert, no play
+    for i in range(6, 24):  # an unreadable card: after a while an alert, and no play
         t.tracker.observe(Observation(i / 10, (SeenCard("5O", True, .95, 105, 250, "stock"),
                                                SeenCard(None, True, 0.1, 450, 170, lay.zone_of(450, 170)))))
     assert [e.data["kind"] for e in t.store.events() if e.type == "alert"] == ["unreadable"]
     assert "play" not in t.types()
     # someone straightens the card; now the camera is sure it is the 4 of cups, but it was the ace
-    t.tracker.observe(_obs(1.35, [], moving=True))
-    for i in range(14, 22):
+    t.tracker.observe(_obs(2.35, [], moving=True))
+    for i in range(24, 32):
         t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4C", 450, 170)]))
-    for i in range(22, 30):
+    for i in range(32, 40):
         t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4C", 450, 170), ("3C", 450, 330)]))
     assert t.ledger.game.points == [10, 0]
     target = next(e.id for e in t.store.events() if e.type == "play" and e.data["card"] == "4C")
@@ -151,14 +151,14 @@ def test_low_confidence_alerts_and_a_correction_rescores(tmp_path):
 
 def test_an_unread_trump_that_turns_into_a_seven_needs_confirmation(tmp_path):
     t = Table(tmp_path)
-    for i in range(6):  # the turned-up card cannot be read (tucked too far under the stock)
+    for i in range(20):  # the turned-up card cannot be read (tucked too far under the stock)
         t.tracker.observe(Observation(i / 10, (SeenCard(None, True, 0.2, 105, 250, "stock"),)))
-    t.tracker.observe(_obs(0.65, [], moving=True))  # someone reaches over the stock...
-    for i in range(7, 14):  # ...and now a 7 lies there: was it turned up, or swapped in?
+    t.tracker.observe(_obs(2.05, [], moving=True))  # someone reaches over the stock...
+    for i in range(21, 28):  # ...and now a 7 lies there: was it turned up, or swapped in?
         t.tracker.observe(_obs(i / 10, [("7O", 105, 250)]))
     assert t.ledger.hand is None
     assert [e.data["kind"] for e in t.store.events() if e.type == "alert"][-1] == "trump_check"
     t.tracker.confirm()
-    for i in range(14, 20):
+    for i in range(28, 34):
         t.tracker.observe(_obs(i / 10, [("7O", 105, 250)]))
     assert str(t.ledger.hand.record.trump) == "7O"
