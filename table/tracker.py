@@ -30,7 +30,7 @@ class TrackerConfig:
     min_agreement: float = 0.8     # share of the votes the winning reading needs
     lost_s: float = 0.6            # a track not seen (in still frames) for this long is dropped
     min_readings: int = 3          # frames that must read the card (unknown frames abstain)
-    unreadable_s: float = 1.5      # still this long without enough readings: ask for help
+    unreadable_frames: int = 15    # still frames seen without enough readings: ask for help
 
 
 @dataclass
@@ -48,6 +48,7 @@ class Track:
     n: int = 0
     still_since: Optional[float] = None
     counted: Optional[str] = None   # the code this track was counted as (play, trump, swap)
+    seen_frames: int = 0            # still frames this card has been seen in, over its whole life
     alerted: Optional[str] = None   # the alert kind raised for it, so it is raised once
 
     def reading(self) -> Tuple[Optional[str], float, float]:
@@ -147,6 +148,7 @@ class Tracker:
                 t.x, t.y, t.zone, t.face_up = c.x, c.y, c.zone, c.face_up
             seen_ids.add(id(t))
             t.last_seen = now
+            t.seen_frames += 1
             if t.still_since is None:  # a new still period: vote afresh over what is still
                 t.still_since = now
                 t.votes.clear()
@@ -178,8 +180,7 @@ class Tracker:
         """The settled reading of a track, or an alert (low confidence, disagreeing frames)."""
         code, agree, conf = t.reading()
         if t.readings < self.cfg.min_readings or conf < self.cfg.min_confidence:
-            now = self._last_obs.ts if self._last_obs else 0.0
-            if t.still_since is not None and now - t.still_since >= self.cfg.unreadable_s:
+            if t.seen_frames >= self.cfg.unreadable_frames:  # long enough, across hands passing over it
                 self._alert_track(t, "unreadable", f"cannot read the {what} in {t.zone}: please check it")
             return None
         if agree < self.cfg.min_agreement:
@@ -219,6 +220,9 @@ class Tracker:
         if self.ledger.match.rules.auction:
             return
         if any(t.face_up and t.zone and t.zone.startswith("play") for t in self.tracks):
+            if any(t.face_up and not t.counted for t in self.settled("play")):
+                self.alert("no_hand", "cards are being played but no hand has started: the turned-up "
+                           "card was not read; check it, or start the hand from the dashboard")
             return
         stock = [t for t in self.settled("stock") if t.face_up]
         if len(stock) != 1:
