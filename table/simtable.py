@@ -96,7 +96,9 @@ class SimulatedTable:
             film = GameFilm(rec, opts, seed, actions())
             self.layout = film.layout
             if self.mode == "pixels" and setup is None:  # one camera and cloth for the whole session
-                setup = pixel_setup(self.deck_dir, self.seed, size=rules.deck_size)
+                from vision.geometry import Camera
+                # the demo's camera is mounted as hardware.md says: centred, 75 cm up, square on
+                setup = pixel_setup(self.deck_dir, self.seed, size=rules.deck_size, camera=Camera())
             for f in film.frames():
                 if self.stopped.is_set():
                     return

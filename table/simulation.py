@@ -46,8 +46,9 @@ class Camera3D:
 
 
 def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled: bool = True,
-                size: int = 40) -> Camera3D:
-    """A random camera pose, cloth and nuisances for one simulated game, with the recogniser."""
+                size: int = 40, camera=None) -> Camera3D:
+    """A random camera pose (or the given one), cloth and nuisances for one simulated game, with the
+    recogniser."""
     import numpy as np
 
     from vision import synth
@@ -57,7 +58,7 @@ def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled
     rng = np.random.default_rng(seed)
     deck = synth.load_deck(deck_dir) if deck_dir else synth.builtin(48 if size == 48 else 40)
     table = synth.TableSpec(cloth_seed=int(rng.integers(1 << 30)))
-    camera = framing_camera(synth.random_camera(rng, table), table)
+    camera = framing_camera(camera or synth.random_camera(rng, table), table)
     nz = synth.random_nuisances(rng, camera, ())
     if not glare:
         from dataclasses import replace

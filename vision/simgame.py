@@ -38,7 +38,7 @@ _SEATS_FOR = {2: ["bottom", "top"], 3: ["bottom", "right", "top"], 4: ["bottom",
               5: ["bottom5", "right5", "top_right5", "top_left5", "left5"]}
 _ZONE_HALF = {5: 50.0}  # play-zone half size (mm) where 58 would make neighbouring zones overlap
 TRUMP_POS = (105.0, 250.0)
-STOCK_POS = (178.0, 250.0)
+STOCK_POS = (200.0, 250.0)  # beside the trump: a tucked trump is an open detection problem
 TRAY_X = (300.0, 370.0, 440.0, 510.0, 580.0)
 TRAY_Y = 62.0
 
