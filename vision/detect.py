@@ -381,3 +381,81 @@ def side_variants(corners: np.ndarray, steps=(-0.06, 0.06)):
             v[j] = q[j] + (q[j] - q[k]) * st
             out.append(v)
     return out
+
+
+
+def _fit_offsets(t: np.ndarray, o: np.ndarray, need: float):
+    """offset = p + r t through the points, trimming outliers twice; None if too few agree."""
+    keep = np.ones(len(t), bool)
+    p = r = 0.0
+    for _ in range(3):
+        n = int(keep.sum())
+        if n < need:
+            return None
+        tk, ok = t[keep], o[keep]
+        tm, om = tk.mean(), ok.mean()
+        var = float(((tk - tm) ** 2).sum()) or 1e-9
+        r = float(((tk - tm) * (ok - om)).sum()) / var
+        p = om - r * tm
+        res = np.abs(o - (p + r * t))
+        keep = res < max(0.75, 2.5 * float(np.mean(res[keep])))
+    if keep.sum() < need:
+        return None
+    return p, r
+
+
+def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samples: int = 24,
+                 min_frac: float = 0.45) -> np.ndarray:
+    """Sub-pixel corners from the full-resolution image: along each side, find where the card is
+    lighter than just beyond it (the strongest step in a short profile across the side), fit a
+    straight line to those points (robustly, dropping points on artwork or another card's edge)
+    and intersect neighbouring lines. Sides without enough evidence (hidden under another card)
+    keep their line. `gray` is float32 full-resolution grey."""
+    q = np.asarray(corners, np.float64)
+    c = q.mean(axis=0)
+    offs = np.arange(-reach, reach + 0.01, 0.5)
+    t = np.linspace(0.12, 0.88, samples)
+    a = q
+    d = np.roll(q, -1, axis=0) - q
+    ln = np.hypot(d[:, 0], d[:, 1]) + 1e-9
+    d = d / ln[:, None]
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    flip = np.einsum("ij,ij->i", c - a, n) < 0
+    n[flip] *= -1  # n points into the card
+    base = a[:, None, :] + (t[None, :] * ln[:, None])[..., None] * d[:, None, :]  # (4, S, 2)
+    pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]  # (4, S, O, 2)
+    pts = pts.reshape(4 * samples, len(offs), 2).astype(np.float32)
+    prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    k = 4  # 2 px either side, in half-pixel steps
+    cs = np.cumsum(np.pad(prof, ((0, 0), (1, 0))), axis=1)
+    m = prof.shape[1]
+    idx = np.arange(k, m - k)
+    resp = (cs[:, idx + k] - 2 * cs[:, idx] + cs[:, idx - k]) / k  # inside mean - outside mean
+    rows = np.arange(resp.shape[0])
+    j = np.clip(np.argmax(resp, axis=1), 1, resp.shape[1] - 2)
+    r0, r1, r2 = resp[rows, j - 1], resp[rows, j], resp[rows, j + 1]
+    den = r0 - 2 * r1 + r2
+    safe = np.where(np.abs(den) > 1e-6, den, 1.0)
+    frac = np.clip(np.where(np.abs(den) > 1e-6, 0.5 * (r0 - r2) / safe, 0.0), -1, 1)
+    # the step lies between the last outside and the first inside sample
+    off = (offs[idx[j]] - 0.25 + frac * 0.5).reshape(4, samples)
+    strong = (r1 > 20).reshape(4, samples)
+    need = min_frac * samples
+    lines = []
+    for i in range(4):
+        fit = None
+        if strong[i].sum() >= need:
+            fit = _fit_offsets(t[strong[i]] * ln[i], off[i][strong[i]], need)
+        if fit is None:
+            lines.append((a[i], d[i]))
+            continue
+        p, r = fit
+        dd = d[i] + r * n[i]
+        lines.append((a[i] + p * n[i], dd / np.hypot(*dd)))
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        if p is None or np.linalg.norm(p - q[i]) > 2 * reach:
+            return q.astype(np.float32)
+        out.append(p)
+    return np.array(out, np.float32)

@@ -55,6 +55,35 @@ def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
     return out
 
 
+def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
+    """For each detection flagged as lying under another, where the overlapping detections cover
+    it, as a map over its rectified image (1 = covered); None when nothing lies on it."""
+    import cv2
+
+    w, h = size
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    quads = [d.corners.astype(np.float32) for d in dets]
+    out: List[Optional[np.ndarray]] = [None] * len(dets)
+    for i, q in enumerate(quads):
+        if not covered[i]:
+            continue
+        m = cv2.getPerspectiveTransform(q, dst)
+        cov = None
+        for j, qj in enumerate(quads):
+            if j == i or np.linalg.norm(q.mean(0) - qj.mean(0)) > 1.2 * (np.linalg.norm(q[0] - q[2]) +
+                                                                       np.linalg.norm(qj[0] - qj[2])) / 2:
+                continue
+            inter, _ = cv2.intersectConvexConvex(q, qj)
+            if inter <= 0:
+                continue
+            pj = cv2.perspectiveTransform(qj.reshape(-1, 1, 2), m).reshape(-1, 2)
+            if cov is None:
+                cov = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(cov, np.round(pj * 4).astype(np.int32), 1, shift=2)
+        out[i] = cov
+    return out
+
+
 class Recogniser:
     """Holds the identifier (templates loaded once) and runs frames through the pipeline.
     `identifier` has identify(rect) -> Identity: a `Templates` or an agnostic `Reader`."""
@@ -64,6 +93,8 @@ class Recogniser:
         self.threshold = threshold
         self.card_long_px = card_long_px
         self.last = Timing()
+        self.use_cover = True
+        self.refine = True
 
     def recognise(self, image: np.ndarray) -> List[SeenCard]:
         t0 = time.perf_counter()
@@ -71,10 +102,22 @@ class Recogniser:
         t1 = time.perf_counter()
         out = []
         covered = overlapped(dets)
-        for d, occ in zip(dets, covered):
+        covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
+        gray = None
+        for d, occ, cov in zip(dets, covered, covers):
             if hasattr(self.identifier, "identify_quad"):
+                alts = ()
+                if self.refine:
+                    if gray is None:
+                        import cv2
+                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                    q = detect.refine_edges(gray, d.corners)
+                    if float(np.abs(q - d.corners).max()) > 0.3:
+                        alts = (d.corners,)  # the mask-based corners stay a candidate
+                        d = detect.Detection(q, d.score)
                 ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
-                                                                occluded=occ or d.score < 0.9)
+                                                                occluded=occ or d.score < 0.9,
+                                                                cover=cov, alternatives=alts)
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
