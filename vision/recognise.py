@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+import cv2
 import numpy as np
 
 from vision import detect
@@ -95,6 +96,7 @@ class Recogniser:
         self.last = Timing()
         self.use_cover = True
         self.refine = True
+        self.reaches = (7.0, 16.0)  # px: sides a little off, then a side placed quite wrongly
 
     def recognise(self, image: np.ndarray) -> List[SeenCard]:
         t0 = time.perf_counter()
@@ -106,18 +108,34 @@ class Recogniser:
         gray = None
         for d, occ, cov in zip(dets, covered, covers):
             if hasattr(self.identifier, "identify_quad"):
+                kw = dict(occluded=occ or d.score < 0.9, cover=cov)
                 alts = ()
-                if self.refine:
+                if self.refine and cov is not None:
+                    # a partly covered card is read from what is left of it: place its sides on
+                    # the image edges first, a few pixels matter more there
                     if gray is None:
-                        import cv2
                         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
                     q = detect.refine_edges(gray, d.corners)
                     if float(np.abs(q - d.corners).max()) > 0.3:
-                        alts = (d.corners,)  # the mask-based corners stay a candidate
+                        alts = (d.corners,)
                         d = detect.Detection(q, d.score)
                 ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
-                                                                occluded=occ or d.score < 0.9,
-                                                                cover=cov, alternatives=alts)
+                                                                alternatives=alts, **kw)
+                if self.refine and not alts and ident.code is None and ident.candidate != "back":
+                    # unsure: place the sides on the image edges to sub-pixel accuracy and retry
+                    if gray is None:
+                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                    tried = [d.corners]
+                    for reach in self.reaches:
+                        q = detect.refine_edges(gray, d.corners, reach=reach)
+                        if min(float(np.abs(q - p).max()) for p in tried) <= 0.3:
+                            continue
+                        tried.append(q)
+                        again = self.identifier.identify_quad(image, q, self.threshold,
+                                                              alternatives=(d.corners,), **kw)
+                        if again.code is not None:
+                            ident, d = again, detect.Detection(q, d.score)
+                            break
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
