@@ -482,10 +482,16 @@ class TableService:
         """Device health into the log, frame retention, the simulator's terminal display."""
         s = self.cfg["store"]
         last_prune = 0.0
+        last_line, last_log = "", 0.0
         while not self.stopped.wait(0.25):
             if self.display is not None:
                 h = self.display.health()
                 self._device("display", h.connected, h.port or h.last_error)
+            if self.firmware_sim is not None:  # what the Pico's strip and digits show, in the log
+                line = self.firmware_sim.render_line(color=True)
+                if line != last_line and time.monotonic() - last_log > 2.0:  # animations: not every tick
+                    last_line, last_log = line, time.monotonic()
+                    log.info("display: %s", line)
             if time.monotonic() - last_prune > 600:
                 last_prune = time.monotonic()
                 n = self.store.prune_frames(max_age_s=s["frames_max_days"] * 86400,
