@@ -339,8 +339,9 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
             outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
-        # with a perspective model of the card size one scale is enough
-        scales = (1.0,) if (local is not None or card_long_px) else (0.94, 1.0, 1.06)
+        # a perspective model of the card size extrapolates poorly near the frame edges: try
+        # a smaller and a larger card too (only a calibrated card size needs one scale)
+        scales = (1.0,) if card_long_px else (0.94, 1.0, 1.06)
         hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         for score, quad in hyps:
@@ -353,7 +354,8 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
             q2 = _refine(q1, pts, 2.5, gray)
             # a side hidden under another card can latch onto that card's edge: keep the card size
-            q = next((x for x in (q2, q1) if _size_ok(x, blob_hint)), q0)
+            q0_long = (np.hypot(*(q0[2] - q0[1])) + np.hypot(*(q0[0] - q0[3]))) / 2
+            q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
             found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score)))
     return found
 
@@ -384,24 +386,23 @@ def side_variants(corners: np.ndarray, steps=(-0.06, 0.06)):
 
 
 
-def _fit_offsets(t: np.ndarray, o: np.ndarray, need: float):
-    """offset = p + r t through the points, trimming outliers twice; None if too few agree."""
-    keep = np.ones(len(t), bool)
-    p = r = 0.0
+def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
+    """Per side (rows), offset = p + r t through the points with w set, trimming outliers twice:
+    (p, r, ok) arrays of 4."""
+    keep = w.copy()
     for _ in range(3):
-        n = int(keep.sum())
-        if n < need:
-            return None
-        tk, ok = t[keep], o[keep]
-        tm, om = tk.mean(), ok.mean()
-        var = float(((tk - tm) ** 2).sum()) or 1e-9
-        r = float(((tk - tm) * (ok - om)).sum()) / var
+        n = keep.sum(axis=1)
+        nn = np.maximum(n, 1)
+        tm = (keep * t).sum(axis=1) / nn
+        om = (keep * o).sum(axis=1) / nn
+        dt = t - tm[:, None]
+        var = (keep * dt * dt).sum(axis=1) + 1e-9
+        r = (keep * dt * (o - om[:, None])).sum(axis=1) / var
         p = om - r * tm
-        res = np.abs(o - (p + r * t))
-        keep = res < max(0.75, 2.5 * float(np.mean(res[keep])))
-    if keep.sum() < need:
-        return None
-    return p, r
+        res = np.abs(o - (p[:, None] + r[:, None] * t))
+        lim = np.maximum(0.75, 2.5 * (keep * res).sum(axis=1) / nn)
+        keep = w & (res < lim[:, None])
+    return p, r, (keep.sum(axis=1) >= need) & (w.sum(axis=1) >= need)
 
 
 def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samples: int = 24,
@@ -441,17 +442,14 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     off = (offs[idx[j]] - 0.25 + frac * 0.5).reshape(4, samples)
     strong = (r1 > 20).reshape(4, samples)
     need = min_frac * samples
+    ps, rs, ok = _fit_offsets(t[None, :] * ln[:, None], off, strong, need)
     lines = []
     for i in range(4):
-        fit = None
-        if strong[i].sum() >= need:
-            fit = _fit_offsets(t[strong[i]] * ln[i], off[i][strong[i]], need)
-        if fit is None:
+        if not ok[i]:
             lines.append((a[i], d[i]))
             continue
-        p, r = fit
-        dd = d[i] + r * n[i]
-        lines.append((a[i] + p * n[i], dd / np.hypot(*dd)))
+        dd = d[i] + rs[i] * n[i]
+        lines.append((a[i] + ps[i] * n[i], dd / np.hypot(*dd)))
     out = []
     for i in range(4):
         p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])

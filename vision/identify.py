@@ -264,12 +264,14 @@ class Templates:
 
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
                       refine_below: Optional[float] = None, occluded: bool = False,
-                      cover: Optional[np.ndarray] = None, alternatives=()) -> Identity:
+                      cover: Optional[np.ndarray] = None, alternatives=(),
+                      variants: bool = True) -> Identity:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
         from vision.detect import rectify, side_variants
 
+        self._variants = variants
         drop = 2 if occluded else 0
         vis = visibility_masks(cover) if cover is not None else None
         if vis is not None and vis[0].all() and vis[1].all():
@@ -297,7 +299,7 @@ class Templates:
                 or ident.confidence < 0.01 or ident.candidate == "back":
             return ident
         best_q, best_val = qs, float(qs[0].max())
-        for q in list(alternatives) + side_variants(corners):
+        for q in list(alternatives) + (side_variants(corners) if self._variants else []):
             qv = self._query(rectify(image, q), drop, vis)
             if float(qv[0].max()) > best_val + 0.01:
                 best_q, best_val = qv, float(qv[0].max())
