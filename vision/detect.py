@@ -187,7 +187,10 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
         if convex <= 0:
             continue
         best = None
-        for sc in scales:
+        for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
+            # another scale pays its distance from 1 and scores at most 2: stop when it cannot win
+            if best is not None and best[0] >= 2.0 - abs(sc - 1.0):
+                break
             for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
                 if la > ua * 1.12 or lb > ub * 1.12:
                     continue
@@ -339,9 +342,10 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
             outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
-        # a perspective model of the card size extrapolates poorly near the frame edges: try
-        # a smaller and a larger card too (only a calibrated card size needs one scale)
-        scales = (1.0,) if card_long_px else (0.94, 1.0, 1.06)
+        # a perspective model of the card size extrapolates poorly near the frame edges: where
+        # it strays from the typical size, try a smaller and a larger card too
+        scales = (1.0,) if card_long_px or (local is not None and abs(blob_hint / hint - 1) < 0.03) \
+            else (0.94, 1.0, 1.06)
         hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         for score, quad in hyps:
@@ -411,7 +415,7 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     lighter than just beyond it (the strongest step in a short profile across the side), fit a
     straight line to those points (robustly, dropping points on artwork or another card's edge)
     and intersect neighbouring lines. Sides without enough evidence (hidden under another card)
-    keep their line. `gray` is float32 full-resolution grey."""
+    keep their line. `gray` is the full-resolution grey image (uint8 or float32)."""
     q = np.asarray(corners, np.float64)
     c = q.mean(axis=0)
     offs = np.arange(-reach, reach + 0.01, 0.5)
@@ -426,7 +430,8 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     base = a[:, None, :] + (t[None, :] * ln[:, None])[..., None] * d[:, None, :]  # (4, S, 2)
     pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]  # (4, S, O, 2)
     pts = pts.reshape(4 * samples, len(offs), 2).astype(np.float32)
-    prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     k = 4  # 2 px either side, in half-pixel steps
     cs = np.cumsum(np.pad(prof, ((0, 0), (1, 0))), axis=1)
     m = prof.shape[1]

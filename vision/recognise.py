@@ -114,7 +114,7 @@ class Recogniser:
                     # a partly covered card is read from what is left of it: place its sides on
                     # the image edges first, a few pixels matter more there
                     if gray is None:
-                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
                     q = detect.refine_edges(gray, d.corners)
                     if float(np.abs(q - d.corners).max()) > 0.3:
                         alts = (d.corners,)
@@ -124,7 +124,7 @@ class Recogniser:
                 if self.refine and not alts and ident.code is None and ident.candidate != "back":
                     # unsure: place the sides on the image edges to sub-pixel accuracy and retry
                     if gray is None:
-                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
                     tried = [d.corners]
                     for reach in self.reaches:
                         q = detect.refine_edges(gray, d.corners, reach=reach)
