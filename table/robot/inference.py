@@ -62,13 +62,7 @@ def determinize(view: Game, rng: _random.Random, void: Optional[Dict[int, Set[in
     if any(void.get(s) for s in range(g.n)):
         pool = _deal_with_voids(g, pool, void, rng)
     else:
-        k = 0
-        for h in g.hands:
-            for i, c in enumerate(h):
-                if c == UNKNOWN:
-                    h[i] = pool[k]
-                    k += 1
-        pool = pool[k:]
+        pool = _fill_hidden(g.hands, pool)
     st = g.stock
     k = 0
     for i, c in enumerate(st):
@@ -108,8 +102,13 @@ def _deal_with_voids(g: Game, pool: List[int], void: Dict[int, Set[int]], rng: _
                         h[i] = next(it)
             return left
         rng.shuffle(pool)
+    return _fill_hidden(g.hands, pool)
+
+
+def _fill_hidden(hands: List[List[int]], pool: List[int]) -> List[int]:
+    """Deal ``pool`` into the UNKNOWN slots of ``hands`` in order; return what is left."""
     k = 0
-    for h in g.hands:
+    for h in hands:
         for i, c in enumerate(h):
             if c == UNKNOWN:
                 h[i] = pool[k]
