@@ -129,12 +129,13 @@ def run(args) -> int:
         for d in range(args.deals):
             deck = list(deck_indices(rules.deck_size))
             random.Random(args.seed * 1_000_003 + d).shuffle(deck)
-            res = []
+            res, ms = [], []
             for rs in seats:
                 r, m = play_deal(rules, deck, rs, robot, opp, times)
                 res.append(r)
-                margins.append(m)
+                ms.append(m)
             shares.append(sum(res) / len(res))
+            margins.extend(ms)  # only whole deals count, also when a run is stopped
             if args.progress and ((d + 1) % args.progress == 0 or d + 1 == args.deals):
                 s = summarize(shares, margins, times) if len(shares) > 1 else None
                 if s:
