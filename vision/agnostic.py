@@ -64,7 +64,7 @@ def frame_breaks(rect_bgr: np.ndarray) -> int:
 # beats every other code.
 
 GRID = (6, 9)  # columns, rows of the coarse layout
-MARGIN_MID, MARGIN_SCALE = 0.068, 0.008  # logistic calibration of the margin (see Reader)
+MARGIN_MID, MARGIN_SCALE = 0.072, 0.008  # logistic calibration of the margin (see Reader)
 
 
 def layout_features(rect_bgr: np.ndarray) -> np.ndarray:
@@ -121,27 +121,60 @@ class Reader:
         self.feats = np.stack(feats)
         self.codes = np.array(codes)
 
-    def scores(self, rect_bgr: np.ndarray):
-        """(best code, rotated, similarity, margin over the best other code)."""
+    def scores(self, rect_bgr: np.ndarray, keep: np.ndarray = None):
+        """(best code, rotated, similarity, margin over the best other code). `keep`: GRID-shaped
+        (rows, columns) weights, 0 over covered cells, in the rectified image's orientation."""
         best = None
         for rotated, img in ((False, rect_bgr), (True, cv2.rotate(rect_bgr, cv2.ROTATE_180))):
-            s = self.feats @ layout_features(img)
+            q = layout_features(img)
+            if keep is None:
+                s = self.feats @ q
+            else:
+                k = (keep[::-1, ::-1] if rotated else keep).ravel()
+                w = np.tile(k, len(q) // k.size)
+                f = self.feats * w
+                qw = q * w
+                s = (f @ qw) / (np.linalg.norm(f, axis=1) * np.linalg.norm(qw) + 1e-9)
             i = int(np.argmax(s))
             if best is None or s[i] > best[2]:
                 other = float(s[self.codes != self.codes[i]].max())
                 best = (str(self.codes[i]), rotated, float(s[i]), float(s[i]) - other)
         return best
 
-    def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5) -> Identity:
+    def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
+                      occluded: bool = False, cover: np.ndarray = None, alternatives=(),
+                      **_) -> Identity:
+        """The card at `corners` of `image`; parts under other cards (`cover`, 1 where covered)
+        are left out of the comparison, and a partly covered card must win more clearly."""
+        from vision.detect import rectify
+
+        rect = rectify(image, corners)
+        if flat_fraction(rect) < 0.02:
+            return Identity(None, False, 0.7, candidate="back")
+        keep = None
+        if cover is not None and float(np.mean(cover)) > 0.002:
+            h, w = rect.shape[:2]
+            c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+            c = c[int(0.05 * h):h - int(0.05 * h), int(0.06 * w):w - int(0.06 * w)]
+            keep = (cv2.resize(c, GRID, interpolation=cv2.INTER_AREA) < 0.05).astype(np.float32)
+            if keep.mean() < 0.6:
+                return Identity(None, True, 0.0)
+        elif occluded:
+            keep = np.ones((GRID[1], GRID[0]), np.float32)  # may be covered somewhere unknown
+        return self.identify(rect, threshold, keep)
+
+    def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None) -> Identity:
         flat = flat_fraction(rect_bgr)
         if flat < 0.02:
             return Identity(None, False, 0.7, candidate="back")
-        code, rotated, sim, margin = self.scores(rect_bgr)
+        code, rotated, sim, margin = self.scores(rect_bgr, keep)
+        if keep is not None:
+            margin -= 0.02 + 0.1 * float(1.0 - keep.mean())  # less of the card: less evidence
         # calibrated on leave-one-deck-out runs (references: built-in + one Spanish deck, measured
         # on the other): below a margin of about 0.05 wrong codes are common, above 0.08 none
         # were seen; the curve is placed deliberately on the cautious side
         conf = float(1.0 / (1.0 + np.exp(-(margin - MARGIN_MID) / MARGIN_SCALE)))
-        if sim < 0.6:
+        if sim < 0.7:
             conf = min(conf, 0.2)
         return Identity(code if conf >= threshold else None, True, conf, rotated,
                         candidate=code, score=sim, margin=margin)
