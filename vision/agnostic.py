@@ -176,7 +176,7 @@ class Reader:
         # yellow-heavy 10 of copas read as the 12 of oros), none above; the curve puts 0.5 at
         # 0.072, deliberately on the cautious side, so `confidence` over-states no risk there
         conf = float(1.0 / (1.0 + np.exp(-(margin - MARGIN_MID) / MARGIN_SCALE)))
-        if sim < 0.7:
+        if sim < 0.76:  # a poor best match (e.g. a style-specific ace) is no evidence
             conf = min(conf, 0.2)
         return Identity(code if conf >= threshold else None, True, conf, rotated,
                         candidate=code, score=sim, margin=margin)
