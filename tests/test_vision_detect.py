@@ -69,3 +69,31 @@ def test_rectify_is_upright_portrait():
     t = next(t for t in fr.truth if t.code == "4O")
     rect = detect.rectify(fr.image, t.corners)
     assert rect.shape == (detect.RECT_H, detect.RECT_W, 3)
+
+
+def test_segment_corners_inside_a_blob():
+    # a card lying on others has its corners inside the merged blob, not on its outline: they are
+    # found where two long straight image edges meet at a right angle
+    import cv2
+
+    img = np.full((200, 260), 60, np.uint8)
+    cv2.rectangle(img, (20, 20), (240, 180), 170, -1)
+    ang = np.deg2rad(20)
+    d1, d2 = np.array([np.cos(ang), np.sin(ang)]), np.array([-np.sin(ang), np.cos(ang)])
+    c, long_, short = np.array([130.0, 100.0]), 90.0, 60.0
+    card = np.array([c - d1 * short / 2 - d2 * long_ / 2, c + d1 * short / 2 - d2 * long_ / 2,
+                     c + d1 * short / 2 + d2 * long_ / 2, c - d1 * short / 2 + d2 * long_ / 2])
+    cv2.fillConvexPoly(img, np.round(card * 16).astype(np.int32), 240, shift=4)
+    mask = (img > 100).astype(np.uint8) * 255
+    contour = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0]
+    found = detect._segment_corners(img, contour, short)
+    near = [min(np.hypot(*(p[0] - k)) for p in found) for k in card]
+    assert sum(n < 2.5 for n in near) >= 3, near
+
+
+def test_size_check_rejects_a_skewed_quadrilateral():
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    assert detect._size_ok(q, 90.0)
+    skewed = q.copy()
+    skewed[1] += [4, -9]  # one side fitted to a neighbouring card's edge
+    assert not detect._size_ok(skewed, 90.0)

@@ -18,6 +18,14 @@ import numpy as np
 from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, order_corners
 
 WORK_SCALE = 0.5  # detection runs at half resolution
+# switches, for measuring each change against the previous behaviour
+SEGMENT_CORNERS = True  # blob parts no outline corner explains: corners of long straight image edges
+REFINED_SIZE = True  # card size from the refined sides of single cards, not the chamfered polygon
+ONE_SCALE = True  # one card scale where the perspective size model agrees with the typical size
+RECT_CHECK = True  # reject refined merged-blob quadrilaterals whose opposite sides differ
+TRIM_FIT = True  # refit each side on the outline points near the first fit
+LOCAL_MIN = 3  # single cards needed for the perspective size model
+LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card size
 _HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
 
 
@@ -176,6 +184,84 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     return float((on_outline | ((inside - outside) > 18)).mean())
 
 
+def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales):
+    """The best-supported card of the known size with a corner at p and sides along da and db
+    (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad)
+    or None."""
+    short_px = long_px / CARD_ASPECT
+    best = None
+    h, w = mask.shape
+    for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
+        # another scale pays its distance from 1 and scores at most 2: stop when it cannot win
+        if best is not None and best[0] >= 2.0 - abs(sc - 1.0):
+            break
+        for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
+            if la > ua * 1.12 or lb > ub * 1.12:
+                continue
+            cx, cy = p + (da * ua + db * ub) * 0.5
+            if not (0 <= cx < w and 0 <= cy < h) or not mask[int(cy), int(cx)]:
+                continue
+            quad = np.array([p, p + da * ua, p + da * ua + db * ub, p + db * ub])
+            inside = _quad_support(mask, quad)
+            if inside < 0.9:
+                continue
+            s = inside + _side_support(gray, outline_dist, quad) - abs(sc - 1.0)
+            if best is None or s > best[0]:
+                best = (s, quad)
+    return best
+
+
+def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float):
+    """Right-angled corners where two long straight image edges meet, inside a merged blob as well
+    as on its outline (the corner of a top card lying on another card is not on the blob outline):
+    (point, dir_a, len_a, dir_b, len_b) with the directions pointing away from the corner."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 3
+    H, W = gray_u8.shape
+    x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, W), min(y + h + pad, H)
+    roi = gray_u8[y0:y1, x0:x1]
+    blob = np.zeros(roi.shape, np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x0, y0], np.int32)], -1, 255, -1)
+    blob = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+    edges = cv2.Canny(roi, 50, 120)
+    edges &= blob
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(8, int(0.3 * short_px)),
+                           minLineLength=0.35 * short_px, maxLineGap=3)
+    if segs is None or len(segs) < 2:
+        return []
+    segs = segs.reshape(-1, 4).astype(np.float64)[:60]
+    a = segs[:, :2] + [x0, y0]
+    b = segs[:, 2:] + [x0, y0]
+    d = b - a
+    ln = np.hypot(d[:, 0], d[:, 1]) + 1e-9
+    d /= ln[:, None]
+    tol = max(3.0, 0.12 * short_px)
+    out = []
+    dots = np.abs(d @ d.T)
+    ii, jj = np.nonzero(np.triu(dots < 0.12, 1))
+    for i, j in zip(ii, jj):
+        p = _line_intersection(a[i], d[i], a[j], d[j])
+        if p is None:
+            continue
+        dirs = []
+        for k in (i, j):
+            t = float((p - a[k]) @ d[k])
+            if -tol <= t <= tol:
+                dirs.append((d[k], ln[k] - t))
+            elif ln[k] - tol <= t <= ln[k] + tol:
+                dirs.append((-d[k], t))
+            else:
+                break
+        if len(dirs) != 2:
+            continue
+        (da, la), (db, lb) = dirs
+        # Hough finds an edge several times over: one corner per place and pair of directions
+        if any(np.hypot(*(p - o[0])) < tol and da @ o[1] + db @ o[3] > 1.9 for o in out):
+            continue
+        out.append((p, da, la, db, lb))
+    return out
+
+
 def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist,
                 scales=(0.94, 1.0, 1.06)):
     """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
@@ -247,6 +333,13 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None) -> n
         sel = pts[(np.abs(dist) < tol) & (t > 0.15 * ln) & (t < 0.85 * ln)]
         if len(sel) >= max(6, 0.25 * ln):
             vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            if TRIM_FIT:
+                # points of a neighbouring card's outline pull the fit: refit on the points near it
+                res = np.abs((sel[:, 0] - x0) * vy - (sel[:, 1] - y0) * vx)
+                close = sel[res < 1.5]
+                if len(close) >= max(6, 0.25 * ln) and len(close) < len(sel):
+                    vx, vy, x0, y0 = cv2.fitLine(close.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                                 0.01).ravel()
             lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
         elif gray is not None:
             lines.append((_snap_side(gray, a, b, quad.mean(axis=0)), d))
@@ -265,7 +358,7 @@ def _local_scale(cleans):
     """Perspective makes cards nearer the camera bigger: fit long side = a + b x + c y over the
     clean single cards (needs three or more), for splitting merged blobs with the right size."""
     rows = [(1.0, *r[0].mean(axis=0), r[1]) for r in cleans if r is not None]
-    if len(rows) < 3:
+    if len(rows) < LOCAL_MIN:
         return None
     a = np.array(rows)
     coef, *_ = np.linalg.lstsq(a[:, :3], a[:, 3], rcond=None)
@@ -273,8 +366,14 @@ def _local_scale(cleans):
 
 
 def _size_ok(q: np.ndarray, long_px: float, tol: float = 0.05) -> bool:
-    short = (np.hypot(*(q[1] - q[0])) + np.hypot(*(q[3] - q[2]))) / 2
-    long_ = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[0] - q[3]))) / 2
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    short = (sides[0] + sides[2]) / 2
+    long_ = (sides[1] + sides[3]) / 2
+    if RECT_CHECK:
+        # one side fitted to a neighbouring card's edge skews the quadrilateral: perspective
+        # barely changes a card's opposite sides
+        if abs(sides[0] - sides[2]) > 0.06 * short or abs(sides[1] - sides[3]) > 0.06 * long_:
+            return False
     return abs(long_ / long_px - 1) < tol and abs(short * CARD_ASPECT / long_px - 1) < tol
 
 
@@ -320,6 +419,18 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     min_long = min_long_px * s
     contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
     cleans = [_clean_quad(c) for c in contours]
+    # a single card's corners are where its straight sides meet, not the chamfers the polygon
+    # approximation cuts across its rounded corners: measure the card size from the refined sides
+    refined = []
+    for c, r in zip(contours, cleans):
+        if r is None:
+            refined.append(None)
+            continue
+        pts = c.reshape(-1, 2).astype(np.float64)
+        q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts))
+        long_ = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[0] - q[3]))) / 2
+        refined.append((q, long_ if REFINED_SIZE and 0.9 < long_ / r[1] < 1.15 else r[1]))
+    cleans = refined
     hint = (card_long_px * s if card_long_px else
             _card_length_hint(cleans, contours, min_long, 0.3 * small.shape[1]))
     gray = None
@@ -327,32 +438,55 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     found: List[Detection] = []
     for c, r in zip(contours, cleans):
         if r is not None and r[1] >= min_long and (hint is None or 0.75 < r[1] / hint < 1.3):
-            pts = c.reshape(-1, 2).astype(np.float64)
-            q = _refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts)
-            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), 1.0))
+            found.append(Detection((r[0] / s + _HALF).astype(np.float32), 1.0))
             continue
         if hint is None:
             continue
         blob_hint = hint
         if local is not None:
             m = c.reshape(-1, 2).mean(axis=0)
-            blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], 0.85 * hint, 1.15 * hint))
+            blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], (1 - LOCAL_CLIP) * hint,
+                                      (1 + LOCAL_CLIP) * hint))
         if gray is None:
-            gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            gray_u8 = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+            gray = gray_u8.astype(np.float32)
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
             outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
         # a perspective model of the card size extrapolates poorly near the frame edges: where
         # it strays from the typical size, try a smaller and a larger card too
-        scales = (1.0,) if card_long_px or (local is not None and abs(blob_hint / hint - 1) < 0.03) \
+        scales = (1.0,) if card_long_px or (ONE_SCALE and local is not None and abs(blob_hint / hint - 1) < 0.03) \
             else (0.94, 1.0, 1.06)
         hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
-        for score, quad in hyps:
-            centre = quad.mean(axis=0)
-            if any(np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3 for k in kept):
-                continue
-            kept.append(quad)
+        scores: List[float] = []
+
+        def keep(cands):
+            for score, quad in cands:
+                centre = quad.mean(axis=0)
+                if any(np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3 for k in kept):
+                    continue
+                kept.append(quad)
+                scores.append(score)
+        keep(hyps)
+        if SEGMENT_CORNERS:
+            # part of the blob no hypothesis explains (a card whose corners are all inside the
+            # blob or hidden): look for its corners where long straight image edges meet
+            x, y, w, h = cv2.boundingRect(c)
+            blob = np.zeros((h, w), np.uint8)
+            cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
+            for k in kept:
+                cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
+            if cv2.countNonZero(blob) > 0.35 * blob_hint * blob_hint / CARD_ASPECT:
+                seg = []
+                short_px = blob_hint / CARD_ASPECT
+                for p, da, la, db, lb in _segment_corners(gray_u8, c, short_px):
+                    best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, gray,
+                                              outline_dist, scales)
+                    if best is not None and best[0] > 1.5:
+                        seg.append((best[0] - 1.0, best[1]))
+                keep(sorted(seg, key=lambda t: -t[0]))
+        for score, quad in zip(scores, kept):
             pts = c.reshape(-1, 2).astype(np.float64)
             q0 = order_corners(quad).astype(np.float64)
             q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
