@@ -19,13 +19,16 @@ from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, order_corners
 
 WORK_SCALE = 0.5  # detection runs at half resolution
 # switches, for measuring each change against the previous behaviour
-SEGMENT_CORNERS = True  # blob parts no outline corner explains: corners of long straight image edges
+SEGMENT_CORNERS = False  # blob parts no outline corner explains: corners of long straight image
+# edges (finds about half the cards missed in merged blobs, but costs ~3 ms CPU per frame: off)
 REFINED_SIZE = True  # card size from the refined sides of single cards, not the chamfered polygon
 ONE_SCALE = True  # one card scale where the perspective size model agrees with the typical size
 RECT_CHECK = True  # reject refined merged-blob quadrilaterals whose opposite sides differ
 TRIM_FIT = True  # refit each side on the outline points near the first fit
 LOCAL_MIN = 3  # single cards needed for the perspective size model
 LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card size
+SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
+SEGMENT_MAX = 12  # edge corners tried per blob
 _HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
 
 
@@ -211,7 +214,7 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, sca
     return best
 
 
-def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float):
+def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float, where=None):
     """Right-angled corners where two long straight image edges meet, inside a merged blob as well
     as on its outline (the corner of a top card lying on another card is not on the blob outline):
     (point, dir_a, len_a, dir_b, len_b) with the directions pointing away from the corner."""
@@ -219,10 +222,20 @@ def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float):
     pad = 3
     H, W = gray_u8.shape
     x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + w + pad, W), min(y + h + pad, H)
+    r = max(3, int(0.25 * short_px))
+    if where is not None:  # only the box around that part of the blob, plus a margin
+        bx, by, bw, bh = cv2.boundingRect(where)
+        x0, y0 = max(x0, x + bx - r - 1), max(y0, y + by - r - 1)
+        x1, y1 = min(x1, x + bx + bw + r + 1), min(y1, y + by + bh + r + 1)
     roi = gray_u8[y0:y1, x0:x1]
     blob = np.zeros(roi.shape, np.uint8)
     cv2.drawContours(blob, [contour - np.array([x0, y0], np.int32)], -1, 255, -1)
     blob = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+    if where is not None:  # only edges near that part of the blob (`where` is in the blob's box)
+        near = np.zeros((y1 - y0 + 2 * h, x1 - x0 + 2 * w), np.uint8)
+        near[y - y0 + h:y - y0 + 2 * h, x - x0 + w:x - x0 + 2 * w] = where
+        near = near[h:h + y1 - y0, w:w + x1 - x0]
+        blob &= cv2.dilate(near, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
     edges = cv2.Canny(roi, 50, 120)
     edges &= blob
     segs = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(8, int(0.3 * short_px)),
@@ -477,10 +490,11 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
             for k in kept:
                 cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
-            if cv2.countNonZero(blob) > 0.35 * blob_hint * blob_hint / CARD_ASPECT:
+            if cv2.countNonZero(blob) > SEGMENT_GATE * blob_hint * blob_hint / CARD_ASPECT:
                 seg = []
                 short_px = blob_hint / CARD_ASPECT
-                for p, da, la, db, lb in _segment_corners(gray_u8, c, short_px):
+                corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
+                for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
                     best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, gray,
                                               outline_dist, scales)
                     if best is not None and best[0] > 1.5:
