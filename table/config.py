@@ -34,7 +34,8 @@ DEFAULTS: Dict[str, Dict[str, Any]] = {
     },
     "robot": {
         "player": "robot",             # "robot", "greedy" or "random"
-        "budget_ms": 300,
+        "budget_ms": 300,              # search work per decision (the same move on any machine)
+        "max_ms": 1500,                # wall-clock safety cap per decision on a slow Pi (0 = none)
         "seed": 0,
         "lang": "es",
     },

@@ -325,7 +325,7 @@ class TableService:
         from table.robot.players import make_player
 
         r = self.cfg["robot"]
-        player = make_player(r["player"], budget_ms=r["budget_ms"], seed=r["seed"])
+        player = make_player(r["player"], budget_ms=r["budget_ms"], seed=r["seed"], max_ms=r["max_ms"] or None)
         while not self.stopped.is_set():
             self._wake.wait(0.5)
             self._wake.clear()

@@ -150,13 +150,14 @@ def known_legal_cards(view: Game) -> List[int]:
 PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
 
-def make_player(name: str, budget_ms: Optional[float] = None, seed: Optional[int] = None) -> Player:
-    """``random``, ``greedy`` or ``robot`` (the strong player)."""
+def make_player(name: str, budget_ms: Optional[float] = None, seed: Optional[int] = None,
+                max_ms: Optional[float] = None) -> Player:
+    """``random``, ``greedy`` or ``robot`` (the strong player; ``max_ms`` caps its wall-clock time)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "greedy":
         return GreedyPlayer()
     if name == "robot":
         from table.robot.search import RobotPlayer
-        return RobotPlayer(budget_ms=300 if budget_ms is None else budget_ms, seed=seed or 0)
+        return RobotPlayer(budget_ms=300 if budget_ms is None else budget_ms, seed=seed or 0, max_ms=max_ms)
     raise ValueError(f"unknown player {name!r} (use random, greedy or robot)")
