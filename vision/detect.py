@@ -187,10 +187,11 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     return float((on_outline | ((inside - outside) > 18)).mean())
 
 
-def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales):
+def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales, centre_in_mask=True):
     """The best-supported card of the known size with a corner at p and sides along da and db
     (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad)
-    or None."""
+    or None. ``centre_in_mask``: also require the card's centre on the blob (corners found from
+    image edges inside a blob need it; corners of the blob outline do not)."""
     short_px = long_px / CARD_ASPECT
     best = None
     h, w = mask.shape
@@ -201,9 +202,10 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, sca
         for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
             if la > ua * 1.12 or lb > ub * 1.12:
                 continue
-            cx, cy = p + (da * ua + db * ub) * 0.5
-            if not (0 <= cx < w and 0 <= cy < h) or not mask[int(cy), int(cx)]:
-                continue
+            if centre_in_mask:
+                cx, cy = p + (da * ua + db * ub) * 0.5
+                if not (0 <= cx < w and 0 <= cy < h) or not mask[int(cy), int(cx)]:
+                    continue
             quad = np.array([p, p + da * ua, p + da * ua + db * ub, p + db * ub])
             inside = _quad_support(mask, quad)
             if inside < 0.9:
@@ -285,21 +287,8 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
     for p, da, la, db, lb, convex in _corners(poly, max(6.0, short_px * 0.18)):
         if convex <= 0:
             continue
-        best = None
-        for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
-            # another scale pays its distance from 1 and scores at most 2: stop when it cannot win
-            if best is not None and best[0] >= 2.0 - abs(sc - 1.0):
-                break
-            for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
-                if la > ua * 1.12 or lb > ub * 1.12:
-                    continue
-                quad = np.array([p, p + da * ua, p + da * ua + db * ub, p + db * ub])
-                inside = _quad_support(mask, quad)
-                if inside < 0.9:
-                    continue
-                s = inside + _side_support(gray, outline_dist, quad) - abs(sc - 1.0)
-                if best is None or s > best[0]:
-                    best = (s, quad)
+        best = _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales,
+                                  centre_in_mask=False)
         if best is not None and best[0] > 1.5:
             out.append((best[0] - 1.0, best[1]))
     return out
