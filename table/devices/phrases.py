@@ -116,14 +116,7 @@ class Phrases:
 
     def game_winner(self, names: Sequence[str], points_for: int, points_against: int) -> str:
         """Winner of a hand: a team when there are two names or more, a player otherwise."""
-        who = join_names(names, self.lang)
-        score = (f"{number_words(points_for, self.lang)} "
-                 f"{'to' if self.en else 'a'} {number_words(points_against, self.lang)}")
-        if self.en:
-            subject = f"The team of {who} wins" if len(names) > 1 else f"{who} wins"
-            return f"{subject} the game, {score}"
-        subject = f"el equipo de {who}" if len(names) > 1 else who
-        return f"Gana la partida {subject}, {score}"
+        return self._winner(names, points_for, points_against, "the game", "la partida")
 
     def draw(self, points: int = 60) -> str:
         if self.en:
@@ -131,14 +124,16 @@ class Phrases:
         return f"Empate a {number_es(points)}"
 
     def match_winner(self, names: Sequence[str], hands_for: int, hands_against: int) -> str:
+        return self._winner(names, hands_for, hands_against, "the match", "el juego")
+
+    def _winner(self, names: Sequence[str], a: int, b: int, what_en: str, what_es: str) -> str:
         who = join_names(names, self.lang)
-        score = (f"{number_words(hands_for, self.lang)} "
-                 f"{'to' if self.en else 'a'} {number_words(hands_against, self.lang)}")
+        score = f"{number_words(a, self.lang)} {'to' if self.en else 'a'} {number_words(b, self.lang)}"
         if self.en:
             subject = f"The team of {who} wins" if len(names) > 1 else f"{who} wins"
-            return f"{subject} the match, {score}"
+            return f"{subject} {what_en}, {score}"
         subject = f"el equipo de {who}" if len(names) > 1 else who
-        return f"Gana el juego {subject}, {score}"
+        return f"Gana {what_es} {subject}, {score}"
 
     def confirm_undo(self) -> str:
         return "Press undo again to confirm" if self.en else "Pulsa deshacer otra vez para confirmar"
