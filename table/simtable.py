@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Callable, Iterator, Optional, Tuple
+from typing import Callable, Iterator, Tuple
 
 from table.cards import deck as make_deck
 from table.game import Game, parse_action

@@ -273,7 +273,6 @@ class Tracker:
 
     def _plays(self, obs: Observation) -> None:
         g = self.ledger.game
-        m = self.ledger.match
         pending = []
         for t in self.settled("play"):
             if not t.face_up or (t.counted and t.counted == t.reading()[0]):

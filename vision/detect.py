@@ -8,7 +8,6 @@ hypotheses that the mask supports, one per card centre.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import List, Optional
 

@@ -272,8 +272,6 @@ class Templates:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
-        from vision.detect import rectify, side_variants
-
         self._variants = variants
         drop = 2 if occluded else 0
         vis = visibility_masks(cover) if cover is not None else None

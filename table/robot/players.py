@@ -14,7 +14,7 @@ import random as _random
 from typing import List, Optional, Sequence, Tuple
 
 from table.cards import CARDS_BY_INDEX, Rank
-from table.game import POINTS, STRENGTH, SUIT, UNKNOWN, Action, Game, Play, Swap
+from table.game import POINTS, STRENGTH, SUIT, Action, Game, Play, Swap
 
 
 class Player:

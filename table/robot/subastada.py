@@ -23,10 +23,10 @@ Both are deterministic given their seed and the position.
 from __future__ import annotations
 
 import random as _random
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from table.cards import CARDS_BY_INDEX
-from table.game import POINTS, STRENGTH, SUIT, UNKNOWN, Game, Play
+from table.game import POINTS, STRENGTH, SUIT, Game, Play
 from table.robot.inference import determinize, voids
 from table.robot.players import Player, _current_winner, greedy_card
 from table import subastada as S
