@@ -272,19 +272,59 @@ def _draw_hand(img, gloss, labels, hand: Hand, h: np.ndarray, scale_lab: float):
         cv2.line(mask, P(s), P(e), 255, max(3, int(L * 0.1 * px_per_mm)), cv2.LINE_AA)
     cv2.line(mask, P(pts_mm["wrist"]), P(pts_mm["far"]), 255, max(5, int(L * 0.42 * px_per_mm)),
              cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(np.roll(mask, (6, 8), axis=(0, 1)), (0, 0), 6).astype(np.float32)
-    img *= (1 - 0.45 * shadow / 255.0)[..., None]
-    m = mask.astype(np.float32)[..., None] / 255.0
-    yy = np.linspace(0.85, 1.1, img.shape[0], dtype=np.float32)[:, None, None]
-    img[:] = img * (1 - m) + (np.array(hand.skin, np.float32) * yy) * m
-    gloss[mask > 0] = 0.4
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if bw and bh:  # shade and paint only around the hand (its shadow reaches ~30 px further)
+        pad = 30
+        x0, y0 = max(bx - pad, 0), max(by - pad, 0)
+        x1, y1 = min(bx + bw + pad, img.shape[1]), min(by + bh + pad, img.shape[0])
+        sub, msub = img[y0:y1, x0:x1], mask[y0:y1, x0:x1]
+        shifted = np.zeros_like(msub)
+        shifted[6:, 8:] = msub[:-6, :-8] if msub.shape[0] > 6 and msub.shape[1] > 8 else 0
+        shadow = cv2.GaussianBlur(shifted, (0, 0), 6).astype(np.float32)
+        sub *= (1 - 0.45 * shadow / 255.0)[..., None]
+        m = msub.astype(np.float32)[..., None] / 255.0
+        yy = np.linspace(0.85, 1.1, img.shape[0], dtype=np.float32)[y0:y1, None, None]
+        sub[:] = sub * (1 - m) + (np.array(hand.skin, np.float32) * yy) * m
+        gloss[y0:y1, x0:x1][msub > 0] = 0.4
     small = cv2.resize(mask, (labels.shape[1], labels.shape[0]), interpolation=cv2.INTER_NEAREST)
     labels[small > 127] = -2
 
 
+_CLEAN_CACHE: "OrderedDict[tuple, tuple]" = OrderedDict()
+_CLEAN_CACHE_SIZE = 3  # ~11 MB each: enough for a still table filmed frame after frame
+
+
 def render_scene(scene: Scene, seed: int = 0) -> Rendered:
-    """Render one overhead frame of `scene`; the same scene and seed give the same image."""
-    rng = np.random.default_rng(seed)
+    """Render one overhead frame of `scene`; the same scene and seed give the same image.
+
+    Everything but the sensor noise and the JPEG step depends on the scene alone, so a still table
+    filmed frame after frame (most of a simulated game) renders that part once; each frame still
+    gets its own noise and compression."""
+    nz = scene.nuisances
+    key = (id(scene.deck), tuple(scene.cards), scene.camera, scene.table, replace(nz, noise=0.0, jpeg=0))
+    hit = _CLEAN_CACHE.get(key)
+    if hit is None:
+        hit = _render_clean(scene)
+        _CLEAN_CACHE[key] = hit
+        if len(_CLEAN_CACHE) > _CLEAN_CACHE_SIZE:
+            _CLEAN_CACHE.popitem(last=False)
+    else:
+        _CLEAN_CACHE.move_to_end(key)
+    clean, truth, h = hit
+    out = clean
+    if nz.noise > 0:  # grey sensor noise, the same in each channel
+        cv2.setRNGSeed(int(seed) & 0x7FFFFFFF)
+        noise = np.empty(clean.shape[:2], np.int16)
+        cv2.randn(noise, 0.0, float(nz.noise))
+        out = cv2.add(clean, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
+    if nz.jpeg:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(nz.jpeg)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return Rendered(out, [replace(t) for t in truth], h)
+
+
+def _render_clean(scene: Scene):
+    """The noise-free image of a scene, its ground truth and its homography."""
     cam, nz = scene.camera, scene.nuisances
     h = cam.homography()
     img = _background(scene.table, cam).astype(np.float32)
@@ -317,13 +357,7 @@ def render_scene(scene: Scene, seed: int = 0) -> Rendered:
         _draw_hand(img, gloss, labels, hand, h, lab_scale)
     for t, (idx, area) in zip(truth, enumerate(areas)):
         t.visible = float((labels == idx).sum()) / area
-    # lighting: a linear gradient plus a soft vignette
-    base, gx, gy = nz.light
-    yy, xx = np.mgrid[0:cam.height:8, 0:cam.width:8].astype(np.float32)
-    xn, yn = xx / cam.width - 0.5, yy / cam.height - 0.5
-    light = base + gx * xn + gy * yn - 0.15 * (xn ** 2 + yn ** 2)
-    light = cv2.resize(light, (cam.width, cam.height), interpolation=cv2.INTER_LINEAR)
-    img *= light[..., None]
+    img *= _light_field(cam.width, cam.height, tuple(nz.light))[..., None]
     gx_, gy_, gr, gs = nz.glare
     if gs > 0 and gr > 0:
         x0, x1 = int(max(gx_ - 3 * gr, 0)), int(min(gx_ + 3 * gr, cam.width))
@@ -334,13 +368,17 @@ def render_scene(scene: Scene, seed: int = 0) -> Rendered:
             img[y0:y1, x0:x1] += (spot * gloss[y0:y1, x0:x1])[..., None]
     if nz.blur > 0.05:
         img = cv2.GaussianBlur(img, (0, 0), nz.blur)
-    if nz.noise > 0:
-        img += rng.normal(0, nz.noise, img.shape[:2]).astype(np.float32)[..., None]
-    out = np.clip(img, 0, 255).astype(np.uint8)
-    if nz.jpeg:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(nz.jpeg)])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return Rendered(out, truth, h)
+    return np.clip(img, 0, 255).astype(np.uint8), truth, h
+
+
+@functools.lru_cache(maxsize=4)
+def _light_field(width: int, height: int, light: Tuple[float, float, float]) -> np.ndarray:
+    """A linear lighting gradient plus a soft vignette, one gain per pixel."""
+    base, gx, gy = light
+    yy, xx = np.mgrid[0:height:8, 0:width:8].astype(np.float32)
+    xn, yn = xx / width - 0.5, yy / height - 0.5
+    light_small = base + gx * xn + gy * yn - 0.15 * (xn ** 2 + yn ** 2)
+    return cv2.resize(light_small, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 # ----------------------------------------------------------------------------- random scenes
