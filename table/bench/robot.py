@@ -25,6 +25,9 @@ def configure(p):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--progress", type=int, default=10, help="print a progress line every N deals (0: never)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object too")
+    p.add_argument("--jobs", type=int, default=1, help="deals played in parallel processes")
+    p.add_argument("--robot-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a RobotPlayer setting to try (e.g. margin_weight=0.3); repeatable")
 
 
 def _rules(text):
@@ -104,12 +107,47 @@ def summarize(shares, margins, times):
     }
 
 
+def _robot_options(items):
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--robot-option {item!r}: expected NAME=VALUE")
+        try:
+            out[name.strip()] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise SystemExit(f"--robot-option {item!r}: the value must be a number") from None
+    return out
+
+
+_WORKER = {}
+
+
+def _init_worker(rules_text, opponent, seed, budget_ms, opponent_budget_ms, options):
+    from table.robot.search import RobotPlayer
+    rules = _rules(rules_text)
+    _WORKER.update(rules=rules, seed=seed, seats=seatings(rules.players),
+                   robot=RobotPlayer(budget_ms=budget_ms, seed=seed, **options),
+                   opp=_opponent(opponent, rules, seed, opponent_budget_ms))
+
+
+def _deal(d):
+    """Play deal ``d`` in every seating: (share, margins, decision times)."""
+    from table.game import deck_indices
+    w = _WORKER
+    rules = w["rules"]
+    deck = list(deck_indices(rules.deck_size))
+    random.Random(w["seed"] * 1_000_003 + d).shuffle(deck)
+    res, ms, times = [], [], []
+    for rs in w["seats"]:
+        r, m = play_deal(rules, deck, rs, w["robot"], w["opp"], times)
+        res.append(r)
+        ms.append(m)
+    return sum(res) / len(res), ms, times
+
+
 def run(args) -> int:
     import json
-
-    from table.game import deck_indices
-    from table.robot.search import RobotPlayer
-
     import signal
 
     def _stop(signum, frame):
@@ -118,24 +156,29 @@ def run(args) -> int:
     signal.signal(signal.SIGTERM, _stop)  # a stopped run still prints the summary of its deals
     signal.signal(signal.SIGINT, _stop)
     rules = _rules(args.rules)
-    robot = RobotPlayer(budget_ms=args.budget_ms, seed=args.seed)
-    opp = _opponent(args.opponent, rules, args.seed, args.opponent_budget_ms or args.budget_ms)
+    options = _robot_options(args.robot_option)
+    init = (args.rules, args.opponent, args.seed, args.budget_ms,
+            args.opponent_budget_ms or args.budget_ms, options)
     seats = seatings(rules.players)
+    extra = f"; robot options {options}" if options else ""
     print(f"bench robot: rules {rules}; opponent {args.opponent}; {args.deals} duplicate deals "
-          f"x {len(seats)} seatings; robot budget {args.budget_ms:g} ms; seed {args.seed}", flush=True)
+          f"x {len(seats)} seatings; robot budget {args.budget_ms:g} ms; seed {args.seed}; "
+          f"{args.jobs} process(es){extra}", flush=True)
+    pool = None
+    if args.jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs, _init_worker, init)
+        results = pool.imap(_deal, range(args.deals))
+    else:
+        _init_worker(*init)
+        results = map(_deal, range(args.deals))
     shares, margins, times = [], [], []
     t0 = time.perf_counter()
     try:
-        for d in range(args.deals):
-            deck = list(deck_indices(rules.deck_size))
-            random.Random(args.seed * 1_000_003 + d).shuffle(deck)
-            res, ms = [], []
-            for rs in seats:
-                r, m = play_deal(rules, deck, rs, robot, opp, times)
-                res.append(r)
-                ms.append(m)
-            shares.append(sum(res) / len(res))
+        for d, (share, ms, ts) in enumerate(results):
+            shares.append(share)
             margins.extend(ms)  # only whole deals count, also when a run is stopped
+            times.extend(ts)
             if args.progress and ((d + 1) % args.progress == 0 or d + 1 == args.deals):
                 s = summarize(shares, margins, times) if len(shares) > 1 else None
                 if s:
@@ -147,7 +190,10 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print("interrupted: summary of the deals played so far", flush=True)
     finally:
-        if hasattr(opp, "close"):
+        if pool:
+            pool.terminate()
+        opp = _WORKER.get("opp")
+        if opp is not None and hasattr(opp, "close"):
             opp.close()
     if len(shares) < 2:
         print("too few deals for a summary")
@@ -159,10 +205,11 @@ def run(args) -> int:
           f"mean margin {s['margin']:+.1f} points; decision time mean {s['mean_ms']:.0f} ms, "
           f"p95 {s['p95_ms']:.0f} ms (CPU time of the deciding thread: mean {s['cpu_mean_ms']:.0f} ms, "
           f"p95 {s['cpu_p95_ms']:.0f} ms) over {s['decisions']} searched decisions")
+    opp = _WORKER.get("opp")
     if getattr(opp, "fallbacks", 0):
         print(f"note: the opponent named an unplayable card {opp.fallbacks} times (played its first legal card)")
     if args.json:
         print(json.dumps({"rules": rules.to_json(), "opponent": args.opponent, "budget_ms": args.budget_ms,
-                          "seed": args.seed, **s}))
+                          "seed": args.seed, "options": options, **s}))
     sys.stdout.flush()
     return 0
