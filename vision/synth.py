@@ -7,6 +7,7 @@ caches the warped cloth and warped card patches, so consecutive frames of a game
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -23,13 +24,19 @@ TEX_W, TEX_H = 160, 248  # card texture size used for rendering
 
 
 # ----------------------------------------------------------------------------- decks
+_DECK_SERIAL = itertools.count()
+
+
 @dataclass
 class Deck:
-    """Card faces (code -> BGRA portrait image) and an optional back."""
+    """Card faces (code -> BGRA portrait image) and an optional back. ``serial`` names this deck
+    object in the render caches: ``id()`` may be reused once a deck is freed, which would paint the
+    next deck's cards with the old deck's faces."""
 
     name: str
     faces: Dict[str, np.ndarray]
     back: Optional[np.ndarray] = None
+    serial: int = field(default_factory=lambda: next(_DECK_SERIAL), compare=False)
 
     @property
     def codes(self) -> List[str]:
@@ -77,17 +84,22 @@ def builtin(size: int = 48) -> Deck:
     return Deck(f"builtin-{size}", builtin_deck.builtin_faces(size), builtin_deck.draw_back())
 
 
-_TEX_CACHE: Dict[Tuple[int, str], np.ndarray] = {}
+_TEX_CACHE: "OrderedDict[Tuple[int, str], np.ndarray]" = OrderedDict()
+_TEX_CACHE_SIZE = 256
 
 
 def _texture(deck: Deck, code: Optional[str], face_up: bool) -> np.ndarray:
-    key = (id(deck), code if face_up else "back")
+    key = (deck.serial, code if face_up else "back")
     tex = _TEX_CACHE.get(key)
     if tex is None:
         src = deck.faces[code] if face_up else (deck.back if deck.back is not None
                                                 else builtin_deck.draw_back())
         tex = cv2.resize(src, (TEX_W, TEX_H), interpolation=cv2.INTER_AREA)
         _TEX_CACHE[key] = tex
+        if len(_TEX_CACHE) > _TEX_CACHE_SIZE:
+            _TEX_CACHE.popitem(last=False)
+    else:
+        _TEX_CACHE.move_to_end(key)
     return tex
 
 
@@ -227,7 +239,7 @@ _PATCH_CACHE_SIZE = 1024
 
 def _card_patch(deck: Deck, code, face_up: bool, corners: np.ndarray, size: Tuple[int, int]):
     """Warped BGRA patch of one card and its top-left offset, cached by quantised corners."""
-    key = (id(deck), code, face_up, tuple(np.round(corners.ravel() * 4).astype(int)))
+    key = (deck.serial, code, face_up, tuple(np.round(corners.ravel() * 4).astype(int)))
     hit = _PATCH_CACHE.get(key)
     if hit is not None:
         _PATCH_CACHE.move_to_end(key)
@@ -301,7 +313,7 @@ def render_scene(scene: Scene, seed: int = 0) -> Rendered:
     filmed frame after frame (most of a simulated game) renders that part once; each frame still
     gets its own noise and compression."""
     nz = scene.nuisances
-    key = (id(scene.deck), tuple(scene.cards), scene.camera, scene.table, replace(nz, noise=0.0, jpeg=0))
+    key = (scene.deck.serial, tuple(scene.cards), scene.camera, scene.table, replace(nz, noise=0.0, jpeg=0))
     hit = _CLEAN_CACHE.get(key)
     if hit is None:
         hit = _render_clean(scene)

@@ -210,6 +210,6 @@ def run(args) -> int:
         print(f"note: the opponent named an unplayable card {opp.fallbacks} times (played its first legal card)")
     if args.json:
         print(json.dumps({"rules": rules.to_json(), "opponent": args.opponent, "budget_ms": args.budget_ms,
-                          "seed": args.seed, "options": options, **s}))
+                          "seed": args.seed, "options": options, **s, "per_deal": shares}))
     sys.stdout.flush()
     return 0

@@ -80,8 +80,11 @@ def run(args) -> int:
             equal = alerted = silent = 0
             t_start = time.perf_counter()
             per_deck = {}
+            misses = []
             for i, (same, raised, frames, track_s, vision_s) in enumerate(results, 1):
                 deck_name = decks[(i - 1) % len(decks)][0]
+                if not same:
+                    misses.append(f"seed {args.seed + i - 1} ({deck_name}, {'alert' if raised else 'SILENT'})")
                 d = per_deck.setdefault(deck_name, [0, 0])
                 d[0] += same
                 d[1] += 1
@@ -99,6 +102,8 @@ def run(args) -> int:
             print(f"{preset}: tracked record equals ground truth in {equal}/{n} games "
                   f"({100 * equal / n:.1f}%; {decks_txt}); of the {n - equal} others, {alerted} raised an "
                   f"alert, {silent} were wrong in silence", flush=True)
+            if misses:
+                print(f"  not exact: {'; '.join(misses)}", flush=True)
     finally:
         if pool:
             pool.close()

@@ -115,3 +115,73 @@ def _fill_hidden(hands: List[List[int]], pool: List[int]) -> List[int]:
                 k += 1
     return pool[k:]
 
+
+
+# -- reading the other seats' last plays ----------------------------------------------------------
+def play_likelihood(view: Game, eps: float):
+    """A weight function for sampled worlds: how well each world explains every other seat's most
+    recent play, under the model "a seat plays what the club heuristic would, except with
+    probability ``eps``" (spread over its other cards).
+
+    A world in which the opponent would have led a blank rather than the three it led, or would
+    have trumped the ten it let go, is less likely than one in which that play was natural. Only the
+    last play of each seat is read: its hand then was the play plus today's hand, less at most one
+    card drawn since (averaged over which one, unless it was the public trump card). Returns None
+    when no play tells anything (nothing played yet, or ``eps`` outside (0, 1)).
+    """
+    from table.robot.players import greedy_card
+
+    if not 0 < eps < 1 or not view.history:
+        return None
+    r = view.rules
+    n = view.n
+    s0 = r.deck_size - n * r.hand_size  # cards under the stock at the deal, the trump card included
+    ts = view.trump_suit
+    done = len(view.tricks)
+    reads = []  # (seat, card played, trick before it, drawn card or None for "unknown", draws)
+    for s in range(n):
+        if s == view.turn or UNKNOWN not in view.hands[s]:
+            continue
+        in_trick = [i for i, (seat, _) in enumerate(view.trick) if seat == s]
+        if in_trick:
+            i = in_trick[0]
+            reads.append((s, view.trick[i][1], tuple(view.trick[:i]), None, 0))
+            continue
+        if not done:
+            continue
+        leader, plays, winner, _pts = view.tricks[-1]
+        i = next(k for k, (seat, _) in enumerate(plays) if seat == s)
+        left = s0 - (done - 1) * n  # stock (with the trump card) before the draw after that trick
+        if r.arrastre != "off" and left <= 0:
+            continue  # the follow rule constrained that play; voids() reads it
+        pos = (s - winner) % n
+        if left <= 0 or pos >= left:
+            reads.append((s, plays[i][1], tuple(plays[:i]), None, 0))
+        elif pos == left - 1:  # this seat drew the card under the stock: public, so known
+            trump_then = view.swapped[-1][1] if view.swapped else view.turned_up
+            reads.append((s, plays[i][1], tuple(plays[:i]), trump_then, 1))
+        else:
+            reads.append((s, plays[i][1], tuple(plays[:i]), None, 1))
+    if not reads:
+        return None
+
+    def one(hand, played, before, seat) -> float:
+        k = len(hand)
+        if k <= 1:
+            return 1.0
+        guess = greedy_card(hand, before, ts, seat, r.partner_of(seat), n)
+        return 1.0 - eps if guess == played else eps / (k - 1)
+
+    def weight(world: Game) -> float:
+        w = 1.0
+        for s, played, before, drawn, draws in reads:
+            h = world.hands[s]
+            if not draws:
+                w *= one([played] + h, played, before, s)
+            elif drawn is not None:
+                w *= one([played] + [c for c in h if c != drawn], played, before, s)
+            else:
+                w *= sum(one([played] + [x for x in h if x != d], played, before, s) for d in h) / len(h)
+        return w
+
+    return weight

@@ -38,7 +38,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from table.cards import CARDS_BY_INDEX
 from table.game import POINTS, UNKNOWN, Action, Game, Play, Swap
 from table.robot.endgame import Solver, last_tricks_2p
-from table.robot.inference import determinize, unique_world, voids
+from table.robot.inference import determinize, play_likelihood, unique_world, voids
 from table.robot.players import Player, greedy_card
 
 # Work units per operation (about 1 unit per microsecond on one core of the development machine).
@@ -64,13 +64,14 @@ class RobotPlayer(Player):
 
     def __init__(self, budget_ms: float = 300, seed: int = 0, *, max_ms: Optional[float] = None,
                  exact_cards: Optional[int] = None, margin_weight: float = 0.5,
-                 max_worlds: int = 4000) -> None:
+                 max_worlds: int = 4000, infer_eps: float = 0.0) -> None:
         self.budget_ms = budget_ms
         self.seed = seed
         self.max_ms = max_ms
         self.exact_cards = exact_cards
         self.margin_weight = margin_weight
         self.max_worlds = max_worlds
+        self.infer_eps = infer_eps  # 0: every consistent world counts the same
         self.last: Dict = {}  # statistics of the last decision (worlds, units, scores)
 
     # -- the interface ----------------------------------------------------------------------------
@@ -112,10 +113,13 @@ class RobotPlayer(Player):
         budget = self.budget_ms * UNITS_PER_MS
         mw = self.margin_weight
         totals = {c: 0.0 for c in cards}
+        likelihood = None if unique else play_likelihood(view, self.infer_eps)
         used = 0
         worlds = 0
+        weights = 0.0
         while True:
             g = determinize(view, rng, vd)
+            w = likelihood(g) if likelihood else 1.0
             if exact:
                 solver.nodes = 0
                 hands, stock, trick, turn = solver.position(g)
@@ -123,23 +127,24 @@ class RobotPlayer(Player):
                 used += solver.nodes * NODE_COST
                 base = g.side_points()
                 for c in cards:
-                    totals[c] += _utility([b + v for b, v in zip(base, vals[c])], side, mw)
+                    totals[c] += w * _utility([b + v for b, v in zip(base, vals[c])], side, mw)
             else:
                 for c in cards:
                     h = g.copy()
                     h.fast_play(c)
                     pts, cost = self._rollout(h, solver)
                     used += cost
-                    totals[c] += _utility(pts, side, mw)
+                    totals[c] += w * _utility(pts, side, mw)
             worlds += 1
+            weights += w
             used += WORLD_COST
             if unique or used >= budget or worlds >= self.max_worlds:
                 break
             if self.max_ms is not None and (time.perf_counter() - t0) * 1000 >= self.max_ms:
                 break
         self.last = {"worlds": worlds, "units": used, "exact": exact,
-                     "scores": {CARDS_BY_INDEX[c].code: round(totals[c] / worlds, 4) for c in cards}}
-        return {c: totals[c] / worlds for c in cards}
+                     "scores": {CARDS_BY_INDEX[c].code: round(totals[c] / weights, 4) for c in cards}}
+        return {c: totals[c] / weights for c in cards}
 
     def _rollout(self, g: Game, solver: Solver) -> Tuple[List[int], int]:
         """Play the world out with the greedy heuristic. With two players the last tricks (stock gone)
