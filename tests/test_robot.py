@@ -13,7 +13,7 @@ from table.cards import Card
 from table.game import UNKNOWN, Game, Play, Swap
 from table.robot.announce import announce
 from table.robot.endgame import Solver
-from table.robot.inference import determinize, unique_world, voids
+from table.robot.inference import determinize, play_likelihood, unique_world, voids
 from table.robot.players import GreedyPlayer, RandomPlayer, greedy_card, make_player
 from table.robot.protocol import answer, request_from_view, serve, view_from_request
 from table.robot.search import RobotPlayer
@@ -243,6 +243,35 @@ def test_swap_taken_card_is_known():
             assert took in w.hands[swapper]
             return
     pytest.skip("no swap found")
+
+
+def test_play_likelihood_favours_worlds_that_explain_the_lead():
+    """The opponent led a three while the club heuristic leads blanks: worlds in which it held
+    a blank explain that lead worse than worlds in which it had none."""
+    from table.cards import CARDS_BY_INDEX
+    from table.game import POINTS, SUIT
+    from table.robot.players import _keep_value
+    rules = Rules.parse({"preset": "classic-2", "swap": "off"})
+    for seed in range(200):
+        g = Game.random(rules, random.Random(seed))
+        lead = g.turn
+        ts = g.trump_suit
+        threes = [c for c in g.hands[lead] if POINTS[c] == 10 and SUIT[c] != ts]
+        if not threes:
+            continue
+        g.apply(Play(CARDS_BY_INDEX[threes[0]]))
+        view = g.view(g.turn)
+        weight = play_likelihood(view, 0.3)
+        assert weight is not None and play_likelihood(view, 0.0) is None
+        pool = list(Game._iter_mask(view.unaccounted_mask()))
+        blanks = [c for c in pool if POINTS[c] == 0 and SUIT[c] != ts]
+        dearer = [c for c in pool if _keep_value(c, ts) > _keep_value(threes[0], ts)]  # kept back
+        with_blank, without = view.copy(), view.copy()
+        with_blank.hands[lead] = [blanks[0], dearer[0]]
+        without.hands[lead] = [dearer[0], dearer[1]]
+        assert weight(with_blank) < weight(without)
+        return
+    pytest.skip("no deal with a plain three to lead")
 
 
 def test_arrastre_voids_inferred():
