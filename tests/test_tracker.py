@@ -10,7 +10,7 @@ from table.ledger import Ledger
 from table.record import Record
 from table.rules import Rules
 from table.store import EventStore
-from table.tracker import Tracker
+from table.tracker import Tracker, TrackerConfig
 from vision.observe import Observation, SeenCard
 from vision.simgame import GameFilm, Layout, SimOptions, truth_observation
 
@@ -162,3 +162,21 @@ def test_an_unread_trump_that_turns_into_a_seven_needs_confirmation(tmp_path):
     for i in range(28, 34):
         t.tracker.observe(_obs(i / 10, [("7O", 105, 250)]))
     assert str(t.ledger.hand.record.trump) == "7O"
+
+
+def test_readings_are_weighed_by_confidence():
+    """Confident frames outweigh more numerous unsure ones of a look-alike; equally sure frames
+    that disagree stay a misread."""
+    from table.tracker import Track
+    t = Track(0, 0, "play0", True, 0.0, 0.0)
+    for _ in range(6):
+        t.add_reading("7B", 0.9)
+    for _ in range(5):
+        t.add_reading("6B", 0.6)
+    code, agreement, _conf = t.reading()
+    assert code == "7B" and agreement >= TrackerConfig().min_agreement
+    even = Track(0, 0, "play0", True, 0.0, 0.0)
+    for _ in range(3):
+        even.add_reading("7B", 0.9)
+        even.add_reading("6B", 0.9)
+    assert even.reading()[1] < TrackerConfig().min_agreement
