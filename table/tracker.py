@@ -28,7 +28,7 @@ class TrackerConfig:
     settle_s: float = 0.4          # how long a card must lie still before it counts
     match_mm: float = 30.0         # a card within this distance of a track is the same card
     min_confidence: float = 0.6    # mean confidence of a settled reading
-    min_agreement: float = 0.8     # share of the votes the winning reading needs
+    min_agreement: float = 0.8     # share of the evidence (confidence-weighted votes) the winner needs
     lost_s: float = 0.6            # a track not seen (in still frames) for this long is dropped
     min_readings: int = 3          # frames that must read the card (unknown frames abstain)
     unreadable_frames: int = 15    # still frames seen without enough readings: ask for help
