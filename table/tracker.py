@@ -46,8 +46,7 @@ class Track:
     last_seen: float
     votes: Counter = field(default_factory=Counter)
     evidence: Counter = field(default_factory=Counter)  # summed log-odds of the readings, per code
-    conf: float = 0.0
-    n: int = 0
+    conf: float = 0.0  # summed confidence of the readings
     still_since: Optional[float] = None
     counted: Optional[str] = None   # the code this track was counted as (play, trump, swap)
     seen_frames: int = 0            # still frames this card has been seen in, over its whole life
@@ -65,19 +64,18 @@ class Track:
             return None, 0.0, 0.0
         code, k = self.evidence.most_common(1)[0]
         total = sum(self.evidence.values())
-        return code, k / total if total > 0 else 0.0, self.conf / max(self.n, 1)
+        return code, k / total if total > 0 else 0.0, self.conf / max(self.readings, 1)
 
     def add_reading(self, code: str, confidence: float) -> None:
         self.votes[code] += 1
         c = min(max(confidence, 0.52), 0.99)
         self.evidence[code] += math.log(c / (1.0 - c))
         self.conf += confidence
-        self.n += 1
 
     def clear_readings(self) -> None:
         self.votes.clear()
         self.evidence.clear()
-        self.conf, self.n = 0.0, 0
+        self.conf = 0.0
 
     @property
     def readings(self) -> int:

@@ -2,7 +2,8 @@
 
 A scene is declarative (`Scene`: placed cards in table millimetres, camera, cloth, nuisances) so the
 tracker can render whole games frame by frame; `render_scene` is deterministic for a given seed and
-caches the warped cloth and warped card patches, so consecutive frames of a game are cheap.
+caches the warped cloth, the warped card patches and the noise-free image of the last few scenes,
+so consecutive frames of a game are cheap.
 """
 from __future__ import annotations
 

@@ -149,7 +149,7 @@ def play_likelihood(view: Game, eps: float):
             continue
         if not done:
             continue
-        leader, plays, winner, _pts = view.tricks[-1]
+        _leader, plays, winner, _pts = view.tricks[-1]
         i = next(k for k, (seat, _) in enumerate(plays) if seat == s)
         left = s0 - (done - 1) * n  # stock (with the trump card) before the draw after that trick
         if r.arrastre != "off" and left <= 0:
