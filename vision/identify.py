@@ -146,8 +146,7 @@ def visibility_masks(cover: np.ndarray, max_cover: float = 0.2):
     something lies on the card), or None when too little is left to compare."""
     cov = cv2.resize(cover.astype(np.float32), (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA)
     cw, ch = FEAT_W // CELLS[0], FEAT_H // CELLS[1]
-    cells = np.array([cov[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw].mean()
-                      for r in range(CELLS[1]) for c in range(CELLS[0])])
+    cells = cov.reshape(CELLS[1], ch, CELLS[0], cw).mean(axis=(1, 3)).ravel()  # _split's cell order
     h, w = cov.shape
     ch2, cw2 = int(h * 0.26 + 0.5), int(w * 0.32 + 0.5)
     corners = np.array([cov[:ch2, :cw2].mean(), cov[-ch2:, -cw2:].mean()])
@@ -272,25 +271,24 @@ class Templates:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
-        self._variants = variants
         drop = 2 if occluded else 0
         vis = visibility_masks(cover) if cover is not None else None
         if vis is not None and vis[0].all() and vis[1].all():
             vis = None
         if vis is not None:
             ident = self._identify_at(image, corners, threshold, refine_below, 0, "masked", vis,
-                                      alternatives)
+                                      alternatives, variants)
             if ident.code is not None or ident.candidate == "back":
                 return ident
             # unsure over the visible cells: the whole card (robust to a few cells) may still do
             alt = self._identify_at(image, corners, threshold, refine_below, 2, True, None,
-                                    alternatives)
+                                    alternatives, variants)
             return alt if alt.code is not None else ident
         return self._identify_at(image, corners, threshold, refine_below, drop, occluded, None,
-                                 alternatives)
+                                 alternatives, variants)
 
     def _identify_at(self, image, corners, threshold, refine_below, drop, occluded, vis,
-                     alternatives) -> Identity:
+                     alternatives, variants) -> Identity:
         from vision.detect import rectify, side_variants
 
         qs = self._query(rectify(image, corners), drop, vis)
@@ -300,7 +298,7 @@ class Templates:
                 or ident.confidence < 0.01 or ident.candidate == "back":
             return ident
         best_q, best_val = qs, float(qs[0].max())
-        for q in list(alternatives) + (side_variants(corners) if self._variants else []):
+        for q in list(alternatives) + (side_variants(corners) if variants else []):
             qv = self._query(rectify(image, q), drop, vis)
             if float(qv[0].max()) > best_val + 0.01:
                 best_q, best_val = qv, float(qv[0].max())

@@ -37,8 +37,6 @@ class Timing:
 def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
     """Which detections lie partly under another one (a trick, the trump under the stock). Of two
     overlapping cards the one whose sides are less visible (lower detection score) is below."""
-    import cv2
-
     quads = [d.corners.astype(np.float32) for d in dets]
     areas = [cv2.contourArea(q) for q in quads]
     out = [False] * len(dets)
@@ -59,8 +57,6 @@ def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
 def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     """For each detection flagged as lying under another, where the overlapping detections cover
     it, as a map over its rectified image (1 = covered); None when nothing lies on it."""
-    import cv2
-
     w, h = size
     dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     quads = [d.corners.astype(np.float32) for d in dets]
