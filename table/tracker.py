@@ -1,7 +1,8 @@
 """Tracker: per-frame observations in, stable and legal game events out.
 
 It acts only on what is still: a card counts once it has been seen in the same place with the same
-reading for ``settle_s`` of frames in which nothing moved; readings are voted over those frames.
+reading for ``settle_s`` of frames in which nothing moved; readings are voted over those frames,
+weighed by their confidence.
 Every event goes through the rules engine (the ledger's current game) before it is stored; anything
 that does not fit raises an alert and waits for the table to be put right or for a correction. It
 never invents a card.
