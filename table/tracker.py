@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from table.cards import Card, CardError, Rank
+from table.cards import CARDS_BY_INDEX, Card, CardError, Rank
 from table.events import Event
 from table.game import IllegalAction, NotYourTurn, Play, Swap
 from table.ledger import Ledger
@@ -101,6 +101,7 @@ class Tracker:
         self.alerts: Dict[str, set] = {}
         self._last_obs: Optional[Observation] = None
         self._trump_doubt = False   # the turned-up card was unreadable before it was read
+        self._collected = 0         # tricks whose cards have left the play area this hand
 
     # -- event helpers --------------------------------------------------------------------------
     def emit(self, type_: str, data: dict, key: Optional[str] = None, frame: Optional[str] = None) -> Event:
@@ -259,6 +260,7 @@ class Tracker:
             return
         hand_no = len(m.hands) + 1
         t.counted = card.code
+        self._collected = 0
         self.emit("hand_start", {"dealer": mm.dealer, "trump": card.code},
                   key=f"m{m.number}h{hand_no}start", frame=self._evidence(obs, "trump"))
         self._trump_doubt = False
@@ -288,15 +290,32 @@ class Tracker:
 
     def _plays(self, obs: Observation) -> None:
         g = self.ledger.game
+        if not g.trick and not any(t.zone and t.zone.startswith("play") for t in self.tracks):
+            self._collected = len(g.tricks)  # the play area is clear: the last trick was taken in
         pending = []
+        conflicts = ("recount", "already_played")
         for t in self.settled("play"):
             if not t.face_up or (t.counted and t.counted == t.reading()[0]):
                 continue
             card = self._read(t, "card")
             if card is None:
                 continue
+            if t.counted and any(CARDS_BY_INDEX[c].code == t.counted for _, c in g.trick):
+                # the same card, still in the unfinished trick, now reads differently: one of
+                # the two readings is wrong. The count stands until the referee corrects it.
+                self._alert_track(t, "recount", f"the card in {t.zone} was counted as {t.counted} "
+                                  f"but now reads {card}: check it and correct the play")
+                continue
             t.counted = None  # a different card now lies where a counted one was
+            if t.alerted in conflicts:
+                t.alerted = None  # put right, or corrected
             if g.played >> card.index & 1:
+                if not self._on_table(g, card.index):
+                    # it counted in a trick already collected: two cards cannot both be it
+                    self._alert_track(t, "already_played", f"{card} in {t.zone} was already played "
+                                      f"(trick {self._trick_of(g, card.index)}): one of the two "
+                                      "readings is wrong; check them and correct the play")
+                    continue
                 t.counted = card.code  # a nudged or re-seen card: it already counts once
                 continue
             try:
@@ -304,6 +323,9 @@ class Tracker:
             except ValueError:
                 continue
             pending.append((seat, card, t))
+        for kind in conflicts:
+            if not any(t.alerted == kind for t in self.tracks):  # put right, corrected, or taken away
+                self.clear_alert(kind)
         # play them in turn order: several may settle in the same frame
         progressed = True
         while pending and progressed:
@@ -324,6 +346,17 @@ class Tracker:
                        seat=pending[0][0])
         else:
             self.clear_alert("out_of_turn")
+
+    def _on_table(self, g, index: int) -> bool:
+        """Whether a played card may still lie in a play zone: in the trick under way, or in the
+        last trick until its cards are collected (the play area seen clear)."""
+        return any(c == index for _, c in g.trick) or len(g.tricks) > self._collected and \
+            any(c == index for _, c in g.tricks[-1][1])
+
+    @staticmethod
+    def _trick_of(g, index: int) -> int:
+        return next((n for n, (_, plays, _, _) in enumerate(g.tricks, 1)
+                     if any(c == index for _, c in plays)), len(g.tricks) + 1)
 
     def _play(self, obs: Observation, seat: int, card: Card, t: Track) -> bool:
         g = self.ledger.game

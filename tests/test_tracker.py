@@ -180,3 +180,46 @@ def test_readings_are_weighed_by_confidence():
         even.add_reading("7B", 0.9)
         even.add_reading("6B", 0.9)
     assert even.reading()[1] < TrackerConfig().min_agreement
+
+
+def test_a_counted_card_that_reads_differently_later_raises_an_alert(tmp_path):
+    """The count stands (never a silent re-score); the referee's correction settles it."""
+    t = Table(tmp_path)
+    _start(t)
+    for i in range(6, 14):  # seat 1 leads; the camera reads its card as the 6 of clubs
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("6B", 450, 170)]))
+    t.tracker.observe(_obs(1.45, [], moving=True))  # a hand passes; now it clearly reads the 7
+    for i in range(15, 23):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("7B", 450, 170)]))
+    assert [e.data["card"] for e in t.store.events() if e.type == "play"] == ["6B"]
+    assert [a.data["kind"] for a in t.ledger.alerts] == ["recount"]
+    assert "6B" in t.ledger.alerts[0].data["message"] and "7B" in t.ledger.alerts[0].data["message"]
+    target = next(e.id for e in t.store.events() if e.type == "play")
+    t.store.append(Event("correction", {"target": target, "play": "7B", "by": "referee", "why": "misread"}))
+    for i in range(23, 27):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("7B", 450, 170)]))
+    assert not t.ledger.alerts and str(t.ledger.game.current_trick()[0][1]) == "7B"
+
+
+def test_a_card_already_played_in_a_collected_trick_raises_an_alert(tmp_path):
+    t = Table(tmp_path)
+    _start(t)
+    for i in range(6, 14):  # trick 1: seat 1 leads 6B, seat 0 answers 3C
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("6B", 450, 170)]))
+    for i in range(14, 22):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("6B", 450, 170), ("3C", 450, 330)]))
+    assert t.types().count("trick") == 1
+    t.tracker.observe(_obs(2.25, [], moving=True))  # collected
+    for i in range(23, 30):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250)]))
+    winner = t.ledger.game.turn
+    y = 170 if winner == 1 else 330
+    for i in range(30, 40):  # the winner leads a card read as the 6B again
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("6B", 450, y)]))
+    assert t.types().count("play") == 2
+    kinds = [a.data["kind"] for a in t.ledger.alerts]
+    assert kinds == ["already_played"] and "trick 1" in t.ledger.alerts[0].data["message"]
+    t.tracker.observe(_obs(4.05, [], moving=True))  # the card is taken back
+    for i in range(41, 50):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250)]))
+    assert not t.ledger.alerts

@@ -168,6 +168,8 @@ class Templates:
         self.chroma = np.stack([f[0][1] for f in feats])
         self.corners = np.stack([f[1] for f in feats])  # (n, 2, d)
         self.flat = np.stack([_flat(*f) for f in feats])  # (n, D) for pairwise verification
+        # each template turned 180 degrees, as it looks in the frame of a query matched the other way
+        self.flat_turned = np.stack([_flat(*features_both(rects[c])[1]) for c in self.codes])
         self.rects = rects
 
     # -------------------------------------------------------------- construction
@@ -252,10 +254,12 @@ class Templates:
             out.append(robust + W_CORNER * idx)
         return np.stack(out), flats
 
-    def pair_margin(self, q: np.ndarray, a: int, b: int) -> float:
+    def pair_margin(self, q: np.ndarray, a: int, b: int, b_turned: bool = False) -> float:
         """How decisively the query sides with template a against template b, looking only where
-        the two differ (the one extra pip of a 7 against a 6): +1 is exactly a, -1 exactly b."""
-        ta, tb = self.flat[a], self.flat[b]
+        the two differ (the one extra pip of a 7 against a 6): +1 is exactly a, -1 exactly b.
+        ``b_turned``: b matches the card the other way round from a (a 7 upright against a 6 at
+        180 degrees), so b is compared turned, as it would look in a's frame."""
+        ta, tb = self.flat[a], (self.flat_turned if b_turned else self.flat)[b]
         diff = ta - tb
         w = diff * diff
         den = float((w * w).sum()) + 1e-9
@@ -313,9 +317,10 @@ class Templates:
         rotated = bool(s[1, best] > s[0, best])
         q = flats[1 if rotated else 0]
         # verify against the two runners-up where they differ from the winner
-        pair = min(self.pair_margin(q, best, int(o)) for o in order[1:3])
+        pair = min(self.pair_margin(q, best, int(o), bool(s[1, o] > s[0, o]) != rotated)
+                   for o in order[1:3])
         sc, mg = float(per_code[best]), float(per_code[best] - per_code[order[1]])
-        conf = calibrate(sc, mg, occluded)
+        conf = calibrate(sc, mg, occluded) * verified(pair, mg)
         extra = dict(candidate=code, score=sc, margin=mg, pair=pair)
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
@@ -349,3 +354,20 @@ def calibrate(best: float, margin: float, occluded=False) -> float:
     m = 1.0 / (1.0 + np.exp(-(margin - knee) / MARGIN_SCALE))
     s = 1.0 / (1.0 + np.exp(-(best - SCORE_KNEE) / SCORE_SCALE))
     return float(m * s)
+
+
+# Pairwise verification. A near-tie (a 7 against a 6 of the same suit, whose other pips line up
+# with the 6 turned round) is settled by where the two templates differ; on seeds 50000+ of all
+# three decks every correct answer with a margin under 0.06 sided with its template by >= 0.23,
+# while a wrong 6B for a small Fournier 7B (the look-alike that cost two tracked games) was -0.06.
+PAIR_KNEE, PAIR_SCALE = 0.1, 0.04
+PAIR_MARGIN = 0.06  # above this margin the winner is clear without it (and a partly covered
+                    # card may hide the differing part, leaving the pair test nothing to see)
+
+
+def verified(pair: float, margin: float) -> float:
+    """Factor on the confidence: ~1 for a clear margin or a pair test won, ~0 for a near-tie
+    whose differing part speaks for the runner-up."""
+    near_tie = 1.0 / (1.0 + np.exp(-(PAIR_MARGIN - margin) / 0.008))
+    sided = 1.0 / (1.0 + np.exp(-(pair - PAIR_KNEE) / PAIR_SCALE))
+    return float(1.0 - near_tie * (1.0 - sided))
