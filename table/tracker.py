@@ -33,6 +33,7 @@ class TrackerConfig:
     lost_s: float = 0.6            # a track not seen (in still frames) for this long is dropped
     min_readings: int = 3          # frames that must read the card (unknown frames abstain)
     unreadable_frames: int = 15    # still frames seen without enough readings: ask for help
+    gone_s: float = 1.0            # a trick under way unseen this long (still frames): it was taken in
 
 
 @dataclass
@@ -102,6 +103,7 @@ class Tracker:
         self._last_obs: Optional[Observation] = None
         self._trump_doubt = False   # the turned-up card was unreadable before it was read
         self._collected = 0         # tricks whose cards have left the play area this hand
+        self._gone_since: Optional[float] = None  # the trick under way stopped being seen
 
     # -- event helpers --------------------------------------------------------------------------
     def emit(self, type_: str, data: dict, key: Optional[str] = None, frame: Optional[str] = None) -> Event:
@@ -261,6 +263,7 @@ class Tracker:
         hand_no = len(m.hands) + 1
         t.counted = card.code
         self._collected = 0
+        self._gone_since = None
         self.emit("hand_start", {"dealer": mm.dealer, "trump": card.code},
                   key=f"m{m.number}h{hand_no}start", frame=self._evidence(obs, "trump"))
         self._trump_doubt = False
@@ -292,6 +295,8 @@ class Tracker:
         g = self.ledger.game
         if not g.trick and not any(t.zone and t.zone.startswith("play") for t in self.tracks):
             self._collected = len(g.tricks)  # the play area is clear: the last trick was taken in
+        if self._trick_gone(obs, g):
+            return
         pending = []
         conflicts = ("recount", "already_played")
         for t in self.settled("play"):
@@ -346,6 +351,27 @@ class Tracker:
                        seat=pending[0][0])
         else:
             self.clear_alert("out_of_turn")
+
+    def _trick_gone(self, obs: Observation, g) -> bool:
+        """The cards of the trick under way have left the table before it was complete: a card
+        went unread and the trick was taken in. Counting on would put the next trick's cards into
+        this one, so nothing counts until the referee enters the missing card (or the trick is put
+        back on the table)."""
+        codes = {CARDS_BY_INDEX[c].code for _, c in g.trick}
+        if not codes or any(t.zone and t.zone.startswith("play") and (t.counted in codes or
+                                                                       t.reading()[0] in codes)
+                            for t in self.tracks):
+            self._gone_since = None
+            self.clear_alert("trick_gone")
+            return False
+        if self._gone_since is None:
+            self._gone_since = obs.ts
+        if obs.ts - self._gone_since < self.cfg.gone_s:
+            return False
+        self.alert("trick_gone", f"the trick was taken in before every card counted: seat {g.turn}'s "
+                   "card was not read. Enter it on the referee page, or put the trick back",
+                   seat=g.turn)
+        return True
 
     def _on_table(self, g, index: int) -> bool:
         """Whether a played card may still lie in a play zone: in the trick under way, or in the

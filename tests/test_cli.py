@@ -62,3 +62,33 @@ def test_score_and_rules_do_not_load_heavy_libraries(tmp_path):
 def test_bench_rules_prints_measured_rate():
     r = cli("bench", "rules", "--seconds", "0.2")
     assert r.returncode == 0 and "complete hands/s" in r.stdout
+
+
+def test_simulate_then_track_scores_the_game_and_takes_corrections(tmp_path):
+    """A rendered game (the built-in deck) tracked from its frames on disk gives the ground-truth
+    record and score; --correct replaces a play's reading the moment it is stored."""
+    out = tmp_path / "game"
+    r = cli("simulate", "--rules", "rapida-2", "--seed", "3", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    truth = json.loads((out / "record.json").read_text())
+    args = ("track", str(out / "frames"), "--rules", "rapida-2", "--zones", str(out / "zones.json"), "--json")
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["record"]["actions"] == truth["actions"]
+    assert got["score"]["complete"] and sum(got["score"]["points"]) == 120
+    assert [t["winner"] for t in got["score"]["tricks"]] == [t["winner"] for t in
+                                                              json.loads(cli("score", str(out / "record.json"),
+                                                                             "--json").stdout)["tricks"]]
+    plays = [e for e in got["events"] if e["type"] == "play"]
+    first = plays[0]
+    other = next(c for c in ("1O", "3O", "1C", "3C") if c != first["data"]["card"])
+    r = cli(*args, "--correct", f"{first['id']}={other}", "--by", "Marta", "--why", "bent corner")
+    assert r.returncode == 0, r.stderr
+    fixed = json.loads(r.stdout)
+    corr = [e for e in fixed["events"] if e["type"] == "correction"]
+    assert len(corr) == 1 and corr[0]["data"] == {"target": first["id"], "play": other, "by": "Marta",
+                                                  "why": "bent corner"}
+    assert fixed["record"]["corrections"][0]["by"] == "Marta"
+    r = cli(*args, "--correct", "1=3O")  # event 1 is the match start, not a play
+    assert r.returncode == 2 and "not a play or swap" in r.stderr

@@ -223,3 +223,24 @@ def test_a_card_already_played_in_a_collected_trick_raises_an_alert(tmp_path):
     for i in range(41, 50):
         t.tracker.observe(_obs(i / 10, [("5O", 105, 250)]))
     assert not t.ledger.alerts
+
+
+def test_a_trick_taken_in_before_every_card_counted_stops_the_count(tmp_path):
+    """Seat 0's card was never read and the trick was taken in: the next trick's cards must not be
+    counted into this one. The referee enters the missing card and counting resumes."""
+    t = Table(tmp_path)
+    _start(t)
+    for i in range(6, 14):  # seat 1 leads the 1C; seat 0's answer is never readable
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("1C", 450, 170)]))
+    t.tracker.observe(_obs(1.45, [], moving=True))  # the trick is taken in
+    for i in range(15, 40):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250)]))
+    assert [a.data["kind"] for a in t.ledger.alerts] == ["trick_gone"]
+    for i in range(40, 50):  # a card lands in seat 0's zone: whose trick is it? nothing counts
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4E", 450, 330)]))
+    assert [e.data["card"] for e in t.store.events() if e.type == "play"] == ["1C"]
+    t.store.append(Event("play", {"seat": 0, "card": "2C", "by": "referee"}))  # from the referee page
+    assert t.ledger.game.points == [0, 11] and t.ledger.game.turn == 1
+    for i in range(50, 58):
+        t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4E", 450, 330)]))
+    assert not any(a.data["kind"] == "trick_gone" for a in t.ledger.alerts)

@@ -166,3 +166,26 @@ def test_recognise_command_json_and_corrupt_file(tmp_path, capsys):
     assert [c["face"] for c in cards].count("down") == 1
     for c in cards:
         assert 0.0 <= c["confidence"] <= 1.0 and len(c["corners"]) == 4
+
+
+def test_pair_test_compares_a_look_alike_the_way_it_matches():
+    """Fournier's 6 of bastos turned round lines up with its 7 but for the 7's middle club: the
+    pair test must weigh the 6 turned, as it would look in the 7's frame. Then a 7 read through a
+    quad placed short (an end cut off) is a doubt, not a clear 7."""
+    deck = _deck("fournier-1878")
+    t = identify.Templates.from_deck(deck)
+    seven, six = t.codes.index("7B"), t.codes.index("6B")
+    card = cv2.rotate(t.rects["7B"], cv2.ROTATE_180)  # the 7 lying upside down
+    assert t.identify(card).code == "7B" and t.identify(card).rotated
+    h, w = card.shape[:2]
+    short = cv2.resize(card[int(0.08 * h):], (w, h))
+    for img, lo, hi in ((card, 0.8, 1.01), (short, -1.0, 0.3)):
+        q = identify._flat(*identify.features_both(img)[1])  # the query in the 7's frame
+        assert lo < t.pair_margin(q, seven, six, b_turned=True) < hi
+    assert t.identify(short).code is None
+
+
+def test_a_near_tie_that_the_pair_test_gives_to_the_runner_up_is_not_trusted():
+    assert identify.verified(pair=-0.1, margin=0.03) < 0.1
+    assert identify.verified(pair=0.6, margin=0.03) > 0.99
+    assert identify.verified(pair=-0.1, margin=0.15) > 0.99  # a clear margin stands on its own

@@ -467,3 +467,21 @@ def test_referee_enters_a_subastada_auction(client, store, referee):
     st = client.get("/api/state").get_json()
     assert st["hand"]["trump_suit"] == "E"
     assert client.post("/api/referee/auction", json={"bids": bids}).status_code in (400, 401, 403)
+
+
+def test_referee_enters_a_card_the_camera_missed(client, store, referee):
+    client.post("/api/referee/match", json={"rules": "classic-2", "seats": ["Ana", "Luis"]}, headers=referee)
+    client.post("/api/referee/hand", json={"dealer": 1, "trump": "7O"}, headers=referee)
+    store.append(Event("play", {"seat": 0, "card": "3C"}))
+    before = store.last_id
+    for body, status, words in (({"card": "3C"}, 409, "cannot play"),        # already played
+                                ({"card": "1C", "seat": 0}, 409, "seat 1's turn"),
+                                ({"card": "13X"}, 400, "not a card code")):
+        r = client.post("/api/referee/play", json=body, headers=referee)
+        assert r.status_code == status and words in r.get_json()["error"], r.get_json()
+    assert store.last_id == before
+    r = client.post("/api/referee/play", json={"card": "1c", "why": "taken in unread"}, headers=referee)
+    assert r.status_code == 200
+    assert r.get_json()["event"]["data"] == {"seat": 1, "card": "1C", "why": "taken in unread", "by": "referee"}
+    assert client.get("/api/state").get_json()["hand"]["points"] == [0, 21]
+    assert client.post("/api/referee/play", json={"card": "2C"}).status_code in (401, 403)  # no session

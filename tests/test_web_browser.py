@@ -153,6 +153,17 @@ def test_a_correction_with_the_pin_rescores_every_open_page(table, open_page):
     expect(replay.locator(".correction")).to_contain_text("misread")
     assert store.events()[-1].type == "correction" and store.events()[-1].data["play"] == "2C"
 
+    # a card the camera never counted is entered for the seat to play (seat 0 won the trick)
+    ref.fill("#play-form input[name=card]", "4c")
+    ref.click("#play-form button")
+    for _ in range(100):  # the form posts in the background
+        last = store.events()[-1]
+        if last.type == "play":
+            break
+        ref.wait_for_timeout(50)
+    assert last.type == "play" and last.data["card"] == "4C" and last.data["seat"] == 0
+    assert last.data["by"] == "referee"
+
 
 def test_requests_without_the_csrf_token_or_the_pin_are_refused(table, open_page):
     store, url = table

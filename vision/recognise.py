@@ -81,6 +81,12 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     return out
 
 
+def doubtful(ident: Identity) -> bool:
+    """A reading over threshold that is still worth a second look at the card's outline: a near-tie
+    with the runner-up, or a whole card matching its template only fairly."""
+    return ident.margin < 0.06 or (ident.view == "whole" and ident.score < 0.9)
+
+
 class Recogniser:
     """Holds the identifier (templates loaded once) and runs frames through the pipeline.
     `identifier` has identify(rect) -> Identity: a `Templates` or an agnostic `Reader`."""
@@ -117,8 +123,11 @@ class Recogniser:
                         d = detect.Detection(q, d.score)
                 ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
                                                                 alternatives=alts, **kw)
-                if self.refine and not alts and ident.code is None and ident.candidate != "back":
-                    # unsure: place the sides on the image edges to sub-pixel accuracy and retry
+                if self.refine and not alts and ident.candidate != "back" and \
+                        (ident.code is None or doubtful(ident)):
+                    # unsure, or sure by a hair: place the sides on the image edges to sub-pixel
+                    # accuracy and retry. A side placed a few pixels short (a card touching the
+                    # stock) turns a 7 into a 6 with a fair score: the better-fitting quad wins.
                     if gray is None:
                         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
                     tried = [d.corners]
@@ -129,9 +138,11 @@ class Recogniser:
                         tried.append(q)
                         again = self.identifier.identify_quad(image, q, self.threshold,
                                                               alternatives=(d.corners,), **kw)
-                        if again.code is not None:
+                        if ident.code is None and again.code is not None:
                             ident, d = again, detect.Detection(q, d.score)
                             break
+                        if ident.code is not None and again.score > ident.score + 0.01:
+                            ident, d = again, detect.Detection(q, d.score)  # may now be unsure
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners

@@ -8,6 +8,7 @@ from flask import Blueprint, render_template, request, session
 
 from table.cards import CardError, Card, deck
 from table.events import Event
+from table.game import IllegalAction, Play
 from table.rules import Rules, RulesError
 from web.auth import (ApiError, check_pin, csrf_required, csrf_token, is_referee, pin_generation,
                       pin_is_set, referee_required, set_pin, valid_pin_format)
@@ -144,6 +145,35 @@ def correct():
     c, kind = ctx().hub.read(check)
     return _append("correction", {"target": target, ("swap" if kind == "Swap" else "play"): c.code,
                                   "why": why}, data.get("key"))
+
+
+@bp.post("/api/referee/play")
+@referee_required
+def play():
+    """Enter a card the camera did not count (unreadable, or taken in with its trick): it is played
+    for the seat whose turn it is, checked against the rules like any play."""
+    data = json_body()
+    why = data.get("why", "")
+    if not isinstance(why, str) or len(why) > 200:
+        raise ApiError(400, "why must be a short text")
+
+    def check(led):
+        g = led.game
+        if g is None or g.is_over():
+            raise ApiError(409, "no hand is being played")
+        if not g.bidding_done():
+            raise ApiError(409, "enter the auction first")
+        c = _card(data.get("card"), "card", led)
+        seat = g.turn
+        if "seat" in data and int_field(data, "seat", 0, g.n - 1, what="a seat") != seat:
+            raise ApiError(409, f"it is seat {seat}'s turn, not seat {data['seat']}'s")
+        try:
+            g.copy().apply(Play(c), seat)
+        except IllegalAction as e:
+            raise ApiError(409, f"seat {seat} cannot play {c}: {e}") from None
+        return seat, c
+    seat, c = ctx().hub.read(check)
+    return _append("play", {"seat": seat, "card": c.code, "why": why}, data.get("key"))
 
 
 @bp.post("/api/referee/undo")

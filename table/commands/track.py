@@ -1,4 +1,9 @@
-"""`brisca-table track (VIDEO | FRAMES_DIR) --rules PRESET --zones ZONES.json [--json]`."""
+"""`brisca-table track (VIDEO | FRAMES_DIR) --rules PRESET --zones ZONES.json [--json]
+[--correct EVENT=CARD ...]`.
+
+Corrections name a play or swap by its event id (as printed by an earlier run: the same recording
+gives the same ids) and are applied the moment that event is stored, as a referee at the table
+would, so the rest of the recording is tracked from the corrected hand."""
 from __future__ import annotations
 
 import json
@@ -15,6 +20,10 @@ def configure(p):
     p.add_argument("--seats", default=None, help="comma-separated names in playing order")
     p.add_argument("--fps", type=float, default=10.0)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--correct", action="append", default=[], metavar="EVENT=CARD",
+                   help="replace the reading of play/swap event EVENT by CARD (repeatable)")
+    p.add_argument("--by", default="cli", help="who makes the corrections (kept with them)")
+    p.add_argument("--why", default="misread", help="why (kept with the corrections)")
 
 
 def run(args) -> int:
@@ -42,6 +51,7 @@ def run(args) -> int:
     seats = args.seats.split(",") if args.seats else [f"P{i}" for i in range(rules.players)]
     if len(seats) != rules.players:
         raise UsageError(f"--seats names {len(seats)} seats, {rules.preset} has {rules.players}")
+    corrections = _parse_corrections(args.correct)
     try:
         source = open_source(args.source)
     except SourceError as e:
@@ -69,7 +79,12 @@ def run(args) -> int:
                 observer = Observer(Recogniser(ident, card_long_px=cal.card_long_px()), cal.image_to_table,
                                     lambda x, y: zones.locate((x, y)))
             tracker.observe(observer.observe(frame.image, i / args.fps, i))
+            if corrections:
+                _apply_corrections(corrections, store, led, args)
         source.close()
+        if corrections:
+            raise UsageError("--correct names events that were never plays or swaps: "
+                             + ", ".join(str(t) for t in sorted(corrections)))
         if observer is None:
             raise UsageError(f"{args.source}: no frame showed the table's corner markers (ids 0-3, DICT_4X4_50)")
         events = store.events()
@@ -87,3 +102,32 @@ def run(args) -> int:
                 print(f"the hand needs a correction: {hand.error}", file=sys.stderr)
         store.close()
     return 0
+
+
+def _parse_corrections(items):
+    from table.cards import Card, CardError
+    from table.cli import UsageError
+
+    out = {}
+    for item in items:
+        target, _, code = item.partition("=")
+        try:
+            out[int(target)] = Card.parse(code).code
+        except (ValueError, CardError):
+            raise UsageError(f"--correct {item!r}: expected EVENT=CARD, like 17=7B") from None
+    return out
+
+
+def _apply_corrections(pending: dict, store, led, args) -> None:
+    """Append the corrections whose target is now stored (and drop them from ``pending``)."""
+    from table.cli import UsageError
+    from table.events import Event
+
+    last = store.last_id
+    for target in sorted(t for t in pending if t <= last):
+        h, idx = led.find_action(target)
+        if h is None:
+            raise UsageError(f"--correct {target}: event {target} is not a play or swap")
+        kind = "swap" if type(h.record.actions[idx][1]).__name__ == "Swap" else "play"
+        store.append(Event("correction", {"target": target, kind: pending.pop(target), "by": args.by,
+                                          "why": args.why}))

@@ -58,6 +58,10 @@
     const f = formData(e.target);
     act("/api/referee/correct", { target: parseInt(f.target, 10), card: f.card.trim(), why: f.why });
   });
+  $("play-form").addEventListener("submit", e => {
+    e.preventDefault();
+    act("/api/referee/play", { card: formData(e.target).card.trim(), why: "entered by the referee" });
+  });
   $("undo").addEventListener("click", () => act("/api/referee/undo", {}));
   $("clear-alerts").addEventListener("click", () => act("/api/referee/clear-alerts", {}));
   $("hand-form").addEventListener("submit", e => {
