@@ -113,9 +113,12 @@ def _figure(img, rank: int, suit: str):
         body_top, body_bot = 150, 262
     else:
         body_top, body_bot = 140, 330
-    cv2.fillPoly(img, [np.array([[cx - 30, body_top], [cx + 30, body_top], [cx + 50, body_bot],
-                                 [cx - 50, body_bot]], np.int32)], cloak, cv2.LINE_AA)
-    cv2.line(img, (cx - 50, body_bot - 6), (cx + 50, body_bot - 6), trim, 8)
+    # the rey wears a wide royal mantle and holds his pip on the other side: the sota and the rey
+    # of a suit must differ in large shapes too, not only in a crown a small card blurs away
+    hem = 72 if rank == 12 else 50
+    cv2.fillPoly(img, [np.array([[cx - 30, body_top], [cx + 30, body_top], [cx + hem, body_bot],
+                                 [cx - hem, body_bot]], np.int32)], cloak, cv2.LINE_AA)
+    cv2.line(img, (cx - hem, body_bot - 6), (cx + hem, body_bot - 6), trim, 8)
     cv2.line(img, (cx, body_top), (cx, body_bot - 10), trim, 5)
     cv2.circle(img, (cx, body_top - 25), 24, skin, -1, cv2.LINE_AA)
     if rank == 12:
@@ -125,7 +128,7 @@ def _figure(img, rank: int, suit: str):
         cv2.fillPoly(img, [crown], (30, 190, 240), cv2.LINE_AA)
     else:
         cv2.ellipse(img, (cx, body_top - 45), (28, 10), 0, 0, 360, accent, -1, cv2.LINE_AA)
-    _pip(img, suit, cx + 62, body_top + 10, 54)
+    _pip(img, suit, cx - 62 if rank == 12 else cx + 62, body_top + 10, 54)
 
 
 @functools.lru_cache(maxsize=None)
