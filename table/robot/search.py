@@ -64,7 +64,7 @@ class RobotPlayer(Player):
 
     def __init__(self, budget_ms: float = 300, seed: int = 0, *, max_ms: Optional[float] = None,
                  exact_cards: Optional[int] = None, margin_weight: float = 0.5,
-                 max_worlds: int = 4000, infer_eps: float = 0.0, rollout_eps: float = 0.0) -> None:
+                 max_worlds: int = 4000, infer_eps: float = 0.0) -> None:
         self.budget_ms = budget_ms
         self.seed = seed
         self.max_ms = max_ms
@@ -72,7 +72,6 @@ class RobotPlayer(Player):
         self.margin_weight = margin_weight
         self.max_worlds = max_worlds
         self.infer_eps = infer_eps  # 0: every consistent world counts the same
-        self.rollout_eps = rollout_eps  # other sides' rollout plays: a random legal card this often
         self.last: Dict = {}  # statistics of the last decision (worlds, units, scores)
 
     # -- the interface ----------------------------------------------------------------------------
@@ -133,7 +132,7 @@ class RobotPlayer(Player):
                 for c in cards:
                     h = g.copy()
                     h.fast_play(c)
-                    pts, cost = self._rollout(h, solver, rng, side)
+                    pts, cost = self._rollout(h, solver)
                     used += cost
                     totals[c] += w * _utility(pts, side, mw)
             worlds += 1
@@ -147,7 +146,7 @@ class RobotPlayer(Player):
                      "scores": {CARDS_BY_INDEX[c].code: round(totals[c] / weights, 4) for c in cards}}
         return {c: totals[c] / weights for c in cards}
 
-    def _rollout(self, g: Game, solver: Solver, rng=None, side: int = 0) -> Tuple[List[int], int]:
+    def _rollout(self, g: Game, solver: Solver) -> Tuple[List[int], int]:
         """Play the world out with the greedy heuristic. With two players the last tricks (stock gone)
         are solved exactly, which costs little; with more, solving them in every rollout would cost
         most of the budget (measured: a dozen worlds a decision, and worse play than greedy)."""
@@ -167,12 +166,7 @@ class RobotPlayer(Player):
                 return pts, plays * PLAY_COST + LAST_TRICKS_COST
             seat = g.turn
             legal = g.fast_legal()
-            if len(legal) == 1:
-                c = legal[0]
-            elif self.rollout_eps and g.side_of(seat) != side and rng.random() < self.rollout_eps:
-                c = rng.choice(legal)  # the other side is not a copy of the heuristic
-            else:
-                c = greedy_card(legal, g.trick, ts, seat, partner[seat], n)
+            c = legal[0] if len(legal) == 1 else greedy_card(legal, g.trick, ts, seat, partner[seat], n)
             g.fast_play(c)
             plays += 1
         return g.side_points(), plays * PLAY_COST
