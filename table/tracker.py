@@ -5,7 +5,7 @@ reading for ``settle_s`` of frames in which nothing moved; readings are voted ov
 weighed by their confidence.
 Every event goes through the rules engine (the ledger's current game) before it is stored; anything
 that does not fit raises an alert and waits for the table to be put right or for a correction. It
-never invents a card.
+never invents a card. The alert kinds, and what the referee does about each: docs/alerts.md.
 """
 from __future__ import annotations
 
