@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from table.cards import CARDS_BY_INDEX, Card, CardError, Rank
+from table.cards import Card, CardError, Rank
 from table.events import Event
 from table.game import IllegalAction, NotYourTurn, Play, Swap
 from table.ledger import Ledger
@@ -295,7 +295,8 @@ class Tracker:
         g = self.ledger.game
         if not g.trick and not any(t.zone and t.zone.startswith("play") for t in self.tracks):
             self._collected = len(g.tricks)  # the play area is clear: the last trick was taken in
-        if self._trick_gone(obs, g):
+        on_trick = {c.code for _, c in g.current_trick()}  # counted cards of the trick under way
+        if self._trick_gone(obs, g, on_trick):
             return
         pending = []
         conflicts = ("recount", "already_played")
@@ -305,7 +306,7 @@ class Tracker:
             card = self._read(t, "card")
             if card is None:
                 continue
-            if t.counted and any(CARDS_BY_INDEX[c].code == t.counted for _, c in g.trick):
+            if t.counted in on_trick:
                 # the same card, still in the unfinished trick, now reads differently: one of
                 # the two readings is wrong. The count stands until the referee corrects it.
                 self._alert_track(t, "recount", f"the card in {t.zone} was counted as {t.counted} "
@@ -352,12 +353,11 @@ class Tracker:
         else:
             self.clear_alert("out_of_turn")
 
-    def _trick_gone(self, obs: Observation, g) -> bool:
+    def _trick_gone(self, obs: Observation, g, codes: set) -> bool:
         """The cards of the trick under way have left the table before it was complete: a card
         went unread and the trick was taken in. Counting on would put the next trick's cards into
         this one, so nothing counts until the referee enters the missing card (or the trick is put
-        back on the table)."""
-        codes = {CARDS_BY_INDEX[c].code for _, c in g.trick}
+        back on the table). ``codes``: the cards of the trick under way."""
         if not codes or any(t.zone and t.zone.startswith("play") and (t.counted in codes or
                                                                        t.reading()[0] in codes)
                             for t in self.tracks):

@@ -321,8 +321,8 @@ class Templates:
         pair = min(self.pair_margin(q, best, int(o), bool(s[1, o] > s[0, o]) != rotated)
                    for o in order[1:3])
         sc, mg = float(per_code[best]), float(per_code[best] - per_code[order[1]])
-        conf = calibrate(sc, mg, occluded) * verified(pair, mg)
         view = "masked" if occluded == "masked" else "occluded" if occluded else "whole"
+        conf = calibrate(sc, mg, view) * verified(pair, mg)
         extra = dict(candidate=code, score=sc, margin=mg, pair=pair, view=view)
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
@@ -347,13 +347,14 @@ SCORE_KNEE, SCORE_SCALE = 0.52, 0.03
 COVERED_PENALTY = {"occluded": (0.005, 0.06), "masked": (0.02, 0.08)}
 
 
-def calibrate(best: float, margin: float, occluded=False) -> float:
+def calibrate(best: float, margin: float, view: str = "whole") -> float:
     """Probability-like confidence. A partly covered card (overlapped by another card or a hand)
     shows less of itself, so its similarities are less telling: it needs a clearer margin. Compared
     over its visible cells only ("masked"), the hidden part may hold the one pip that tells two
-    cards apart, and a misplaced covered side shifts what is left: a little more again."""
-    if occluded:
-        dm, ds = COVERED_PENALTY["masked" if occluded == "masked" else "occluded"]
+    cards apart, and a misplaced covered side shifts what is left: a little more again. ``view``
+    is `Identity.view`: "whole", "occluded" or "masked"."""
+    if view in COVERED_PENALTY:
+        dm, ds = COVERED_PENALTY[view]
         margin -= dm
         best -= ds
     # a near-perfect match needs less margin: cards one pip apart (6/7, 8/9) differ little overall,

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision import detect
-from vision.identify import Identity
+from vision.identify import PAIR_MARGIN, Identity
 
 
 @dataclass
@@ -84,7 +84,7 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
 def doubtful(ident: Identity) -> bool:
     """A reading over threshold that is still worth a second look at the card's outline: a near-tie
     with the runner-up, or a whole card matching its template only fairly."""
-    return ident.margin < 0.06 or (ident.view == "whole" and ident.score < 0.9)
+    return ident.margin < PAIR_MARGIN or (ident.view == "whole" and ident.score < 0.9)
 
 
 class Recogniser:

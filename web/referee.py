@@ -125,15 +125,20 @@ def _card(value, what: str, led) -> Card:
     return c
 
 
+def _why(data) -> str:
+    why = data.get("why", "")
+    if not isinstance(why, str) or len(why) > 200:
+        raise ApiError(400, "why must be a short text")
+    return why
+
+
 @bp.post("/api/referee/correct")
 @referee_required
 def correct():
     """Replace the reading of one play or swap (by its event id); the hand is rescored from it."""
     data = json_body()
     target = int_field(data, "target", 1, what="an event id")
-    why = data.get("why", "")
-    if not isinstance(why, str) or len(why) > 200:
-        raise ApiError(400, "why must be a short text")
+    why = _why(data)
 
     def check(led):
         h, idx = led.find_action(target)
@@ -153,9 +158,7 @@ def play():
     """Enter a card the camera did not count (unreadable, or taken in with its trick): it is played
     for the seat whose turn it is, checked against the rules like any play."""
     data = json_body()
-    why = data.get("why", "")
-    if not isinstance(why, str) or len(why) > 200:
-        raise ApiError(400, "why must be a short text")
+    why = _why(data)
 
     def check(led):
         g = led.game

@@ -122,12 +122,13 @@ def _apply_corrections(pending: dict, store, led, args) -> None:
     """Append the corrections whose target is now stored (and drop them from ``pending``)."""
     from table.cli import UsageError
     from table.events import Event
+    from table.game import Swap
 
     last = store.last_id
     for target in sorted(t for t in pending if t <= last):
         h, idx = led.find_action(target)
         if h is None:
             raise UsageError(f"--correct {target}: event {target} is not a play or swap")
-        kind = "swap" if type(h.record.actions[idx][1]).__name__ == "Swap" else "play"
+        kind = "swap" if isinstance(h.record.actions[idx][1], Swap) else "play"
         store.append(Event("correction", {"target": target, kind: pending.pop(target), "by": args.by,
                                           "why": args.why}))
