@@ -189,3 +189,27 @@ def test_a_near_tie_that_the_pair_test_gives_to_the_runner_up_is_not_trusted():
     assert identify.verified(pair=-0.1, margin=0.03) < 0.1
     assert identify.verified(pair=0.6, margin=0.03) > 0.99
     assert identify.verified(pair=-0.1, margin=0.15) > 0.99  # a clear margin stands on its own
+
+
+def test_an_outline_placed_off_the_card_is_moved_back_onto_its_artwork():
+    """A card in a merged blob can get an outline several pixels off and turned a little: its
+    artwork then matches poorly. `align` moves the outline to where the artwork fits, and stays
+    within a fifth of the card's width so that it cannot wander onto a neighbour."""
+    deck = synth.builtin(40)
+    t = identify.Templates.from_deck(deck)
+    codes = ["3B", "7C", "11O", "5E", "1C", "12B"]
+    fr = _scene(deck, codes, backs=0)  # every other card lies at 180 degrees
+    th = np.radians(3.0)
+    rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
+    right = 0
+    for truth, code in zip(fr.truth, codes):
+        c = truth.corners.mean(axis=0)
+        off = ((truth.corners - c) @ rot.T + c + (5.0, -4.0)).astype(np.float32)
+        assert t.identify_quad(fr.image, off, variants=False).score < 0.4  # 8 px off reads badly
+        q = t.align(fr.image, off)
+        short = np.hypot(*(truth.corners[1] - truth.corners[0]))
+        assert np.hypot(*(q.mean(axis=0) - off.mean(axis=0))) <= 0.2 * short + 1e-3
+        after = t.identify_quad(fr.image, q, variants=False)
+        assert after.code in (code, None)  # never a confident wrong card
+        right += after.code == code and np.abs(q - truth.corners).max() < 6
+    assert right >= 5

@@ -29,6 +29,7 @@ LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card siz
 SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
 SEGMENT_MAX = 12  # edge corners tried per blob
 _HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
+_NEXT = [1, 2, 3, 0]  # each corner's neighbour (np.roll costs ~10 us on a 4x2 array, here per hypothesis)
 
 
 @dataclass
@@ -172,7 +173,7 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     the card is lighter than a band just outside it (cloth, or the shadow a top card casts). A
     frame line printed inside a card has light card beyond it, so it does not count."""
     a = quad
-    b = np.roll(quad, -1, axis=0)
+    b = quad[_NEXT]
     d = b - a
     n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
     flip = np.einsum("ij,ij->i", quad.mean(axis=0) - a, n) < 0
@@ -367,7 +368,7 @@ def _local_scale(cleans):
 
 
 def _size_ok(q: np.ndarray, long_px: float, tol: float = 0.05) -> bool:
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    sides = np.hypot(*(q[_NEXT] - q).T)
     short = (sides[0] + sides[2]) / 2
     long_ = (sides[1] + sides[3]) / 2
     if RECT_CHECK:
@@ -414,7 +415,11 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     """Every card-shaped quadrilateral in a BGR frame, face up or down. `card_long_px` (the card's
     long side in full-resolution pixels, e.g. from calibration) helps split merged blobs."""
     s = WORK_SCALE
-    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    # halving even sides: bilinear samples fall midway, the same 2x2 mean as INTER_AREA at 2.5x the speed
+    even = s == 0.5 and h % 2 == 0 and w % 2 == 0
+    small = cv2.resize(image, (w // 2, h // 2) if even else None, fx=0 if even else s, fy=0 if even else s,
+                       interpolation=cv2.INTER_LINEAR if even else cv2.INTER_AREA)
     mask = foreground_mask(small)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_long = min_long_px * s
@@ -557,7 +562,7 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     offs = np.arange(-reach, reach + 0.01, 0.5)
     t = np.linspace(0.12, 0.88, samples)
     a = q
-    d = np.roll(q, -1, axis=0) - q
+    d = q[_NEXT] - q
     ln = np.hypot(d[:, 0], d[:, 1]) + 1e-9
     d = d / ln[:, None]
     n = np.stack([-d[:, 1], d[:, 0]], axis=1)

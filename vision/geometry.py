@@ -42,10 +42,10 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     d01 = np.linalg.norm(q[1] - q[0])
     d12 = np.linalg.norm(q[2] - q[1])
     if d01 > d12:  # first edge is long: rotate start by one
-        q = np.roll(q, -1, axis=0)
+        q = q[[1, 2, 3, 0]]
     # start at the top-most of the two candidate starts (0 or 2) for stable output
     if q[2][1] + q[3][1] < q[0][1] + q[1][1]:
-        q = np.roll(q, -2, axis=0)
+        q = q[[2, 3, 0, 1]]
     return q
 
 

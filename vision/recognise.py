@@ -10,7 +10,9 @@ import cv2
 import numpy as np
 
 from vision import detect
-from vision.identify import PAIR_MARGIN, Identity
+from vision.identify import PAIR_MARGIN, Identity, searched
+
+ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
 
 
 @dataclass
@@ -99,6 +101,7 @@ class Recogniser:
         self.use_cover = True
         self.refine = True
         self.reaches = (7.0, 16.0)  # px: sides a little off, then a side placed quite wrongly
+        self.align = hasattr(identifier, "align")
 
     def recognise(self, image: np.ndarray) -> List[SeenCard]:
         t0 = time.perf_counter()
@@ -143,6 +146,15 @@ class Recogniser:
                             break
                         if ident.code is not None and again.score > ident.score + 0.01:
                             ident, d = again, detect.Detection(q, d.score)  # may now be unsure
+                if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
+                        (ident.code is None or doubtful(ident)):
+                    # the artwork matches poorly where the outline says the card is: the outline
+                    # was placed from a merged blob, 10-20 px off. Move it to where the artwork fits.
+                    q = self.identifier.align(image, d.corners)
+                    again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
+                                     self.threshold)
+                    if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
+                        ident, d = again, detect.Detection(q, d.score)
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
