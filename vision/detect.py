@@ -100,7 +100,7 @@ def _corners(poly: np.ndarray, min_len: float):
         gap = (j - i) % n
         if gap < 1 or gap > 3 or len(edges) < 2:
             continue
-        if gap > 1 and np.hypot(*(a2 - b1)) > max(0.35 * min(l1, l2), 6):
+        if gap > 1 and np.hypot(*(a2 - b1)) > max(0.35 * min(l1, l2), 6, min_len):
             continue
         if abs(float(np.dot(d1, d2))) > 0.26:  # not within ~15 degrees of a right angle
             continue
