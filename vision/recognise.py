@@ -13,6 +13,7 @@ from vision import detect
 from vision.identify import PAIR_MARGIN, Identity, searched
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
+ALIGN_SIZE = 0.15  # ... if the outline is within this fraction of the frame's typical card length
 
 
 @dataclass
@@ -83,6 +84,10 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     return out
 
 
+def _long_side(q: np.ndarray) -> float:
+    return float(np.hypot(*(q[2] - q[1])) + np.hypot(*(q[3] - q[0]))) / 2
+
+
 def doubtful(ident: Identity) -> bool:
     """A reading over threshold that is still worth a second look at the card's outline: a near-tie
     with the runner-up, or a whole card matching its template only fairly."""
@@ -109,6 +114,7 @@ class Recogniser:
         t1 = time.perf_counter()
         out = []
         covered = overlapped(dets)
+        typical = float(np.median([_long_side(d.corners) for d in dets])) if dets else 0.0
         covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
         gray = None
         for d, occ, cov in zip(dets, covered, covers):
@@ -147,12 +153,15 @@ class Recogniser:
                         if ident.code is not None and again.score > ident.score + 0.01:
                             ident, d = again, detect.Detection(q, d.score)  # may now be unsure
                 if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
-                        (ident.code is None or doubtful(ident)):
+                        (ident.code is None or doubtful(ident)) and \
+                        abs(_long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
                     # the artwork matches poorly where the outline says the card is: the outline
-                    # was placed from a merged blob, 10-20 px off. Move it to where the artwork fits.
+                    # was placed from a merged blob, 10-20 px off. Move it to where the artwork
+                    # fits. (An outline of the wrong size is no misplaced card: the visible part
+                    # of a covered one, say. Moving it would only find some template that fits.)
                     q = self.identifier.align(image, d.corners)
                     again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
-                                     self.threshold)
+                                     self.threshold, covered=cov is not None)
                     if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
                         ident, d = again, detect.Detection(q, d.score)
             else:
