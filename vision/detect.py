@@ -323,16 +323,23 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None) -> n
     true corner of a rounded card is where its straight edges meet. Sides without support (hidden
     under another card or a hand) keep their line."""
     lines = []
+    # only outline points near the quadrilateral matter (a merged blob's outline is long)
+    lo, hi = quad.min(axis=0) - tol, quad.max(axis=0) + tol
+    pts = pts[((pts >= lo) & (pts <= hi)).all(axis=1)]
+    # every side at once: position along it (t) and distance from it, for every point
+    dv = quad[_NEXT] - quad
+    lns = np.hypot(dv[:, 0], dv[:, 1])
+    lns[lns == 0] = 1.0
+    dv = dv / lns[:, None]
+    nv = np.stack([-dv[:, 1], dv[:, 0]], axis=1)
+    ts = pts @ dv.T - (quad * dv).sum(axis=1)
+    dists = pts @ nv.T - (quad * nv).sum(axis=1)
+    near = (np.abs(dists) < tol) & (ts > 0.15 * lns) & (ts < 0.85 * lns)
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        ln = float(np.hypot(*d)) or 1.0
-        d = d / ln
-        n = np.array([-d[1], d[0]])
-        rel = pts - a
-        t = rel @ d
-        dist = rel @ n
-        sel = pts[(np.abs(dist) < tol) & (t > 0.15 * ln) & (t < 0.85 * ln)]
+        d = dv[i]
+        ln = float(lns[i])
+        sel = pts[near[:, i]]
         if len(sel) >= max(6, 0.25 * ln):
             vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             if TRIM_FIT:

@@ -52,12 +52,14 @@ def _split(img: np.ndarray) -> np.ndarray:
     return f / (np.linalg.norm(f) + 1e-6)
 
 
-def _cells_both(rect_bgr: np.ndarray, turns=(False, True)):
+def _cells_both(rect_bgr: np.ndarray, turns=(False, True), soften: float = 0.0):
     """Per-cell features at 0 and 180 degrees (or only the `turns` asked for): lightness
     structure (high-passed: lighting gradients and glare are smooth, artwork is not) and chroma
-    (the suit colours)."""
+    (the suit colours). ``soften``: blur the feature grid first (sigma in grid pixels)."""
     small = cv2.resize(rect_bgr, (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    if soften:
+        lab = cv2.GaussianBlur(lab, (0, 0), soften)
     light = lab[:, :, 0] - cv2.GaussianBlur(lab[:, :, 0], (0, 0), 5.0)
     chroma = lab[:, :, 1:]
     return [(_split(light[::-1, ::-1].copy()), _split(chroma[::-1, ::-1].copy())) if turned else
@@ -285,8 +287,7 @@ class Templates:
         lim = np.array([frac * short, frac * short, np.radians(max_deg), max_scale])
         dst = np.float32([[0, 0], [2 * FEAT_W, 0], [2 * FEAT_W, 2 * FEAT_H], [0, 2 * FEAT_H]])
         if self._soft is None:  # templates softened: a wider, smoother basin for the first steps
-            soft = [_cells(cv2.GaussianBlur(self.rects[c], (0, 0), SOFT_SIGMA * RECT_W / FEAT_W))
-                    for c in self.codes]
+            soft = [_cells_both(self.rects[c], (False,), SOFT_SIGMA)[0] for c in self.codes]
             self._soft = (np.stack([f[0] for f in soft]).reshape(len(self.codes), -1) * W_LIGHT,
                           np.stack([f[1] for f in soft]).reshape(len(self.codes), -1) * W_CHROMA)
         sharp = self._whole
@@ -300,11 +301,9 @@ class Templates:
             m = cv2.getPerspectiveTransform(quad(p).astype(np.float32), dst)
             small = cv2.warpPerspective(image, m, (2 * FEAT_W, 2 * FEAT_H), flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE)
-            if soft:
-                small = cv2.GaussianBlur(small, (0, 0), SOFT_SIGMA * 2)
             light, chroma = self._soft if soft else sharp
             return max(float((light @ lt.ravel() + chroma @ ch.ravel()).max())
-                       for lt, ch in _cells_both(small))
+                       for lt, ch in _cells_both(small, soften=SOFT_SIGMA if soft else 0.0))
 
         p = np.zeros(4)
         soft = True
