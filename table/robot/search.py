@@ -4,10 +4,14 @@ For each decision the robot samples many "worlds": the hidden cards dealt at ran
 consistent with everything it has seen (:mod:`table.robot.inference`). In each world it scores every
 legal card, with the same worlds for every card (paired comparison, far less noise):
 
-- when the world is small enough it is solved exactly (:mod:`table.robot.endgame`): alpha-beta on
-  points, which is also the win/lose optimum with two sides. In the 2-player game this covers every
-  decision once the stock is nearly gone, and once it is gone there is one world and the robot plays
-  the exact optimum;
+- once the stock is gone the world is solved exactly (:mod:`table.robot.endgame`): alpha-beta on
+  points, which is also the win/lose optimum with two sides. In the 2-player game there is then one
+  world and the robot plays the exact optimum. While cards are still to be drawn, an exact solve
+  of a sampled world knows the order of the stock, and plans on it (lose this trick to draw that
+  ace): measured against the greedy player over the same 200 deals (100 ms), solving from 8 stock
+  cards left won 67.9% of hands, solving only once the stock is gone 72.4% (paired difference
+  +4.5 +/- 3.3 points); against BriscolaBot-v3 the two were level (-1.2 and +1.6 points on two
+  seeds);
 - otherwise the hand is played out by the greedy club heuristic for every seat, and the last tricks
   (stock gone) are solved exactly.
 
@@ -93,10 +97,11 @@ class RobotPlayer(Player):
 
     # -- search -----------------------------------------------------------------------------------
     def _exact_limit(self, view: Game) -> int:
-        """Solve a world exactly when at most this many cards are left to play (all seats + stock)."""
+        """Solve a world exactly when at most this many cards are left to play (all seats + stock):
+        by default once the stock is gone (three cards a hand)."""
         if self.exact_cards is not None:
             return self.exact_cards
-        return {2: 14, 3: 9, 4: 12}.get(view.n, 0)
+        return view.rules.hand_size * view.n if view.n <= 4 else 0  # 5 seats: too many to solve
 
     def evaluate(self, view: Game, cards: List[int]) -> Dict[int, float]:
         """Mean world score of each card in ``cards`` (legal plays of the seat to move)."""
