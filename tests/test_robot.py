@@ -178,6 +178,23 @@ def test_robot_exact_when_stock_gone_takes_the_points():
     assert values[a.card.index][side] == best
 
 
+def test_robot_does_not_solve_worlds_while_the_stock_hides_its_order():
+    """A sampled world solved exactly would know the stock's order and plan on it: the robot plays
+    worlds out with the heuristic until the stock is gone, and solves them from then on."""
+    rules = Rules.parse("classic-2")
+    rng = random.Random(5)
+    g = Game.random(rules, rng)
+    seen = {}
+    robot = RobotPlayer(budget_ms=5)
+    while not g.is_over():
+        view = g.view(g.turn)
+        a = robot.choose(view)
+        if "exact" in robot.last:
+            seen.setdefault(g.stock_count > 0, set()).add(robot.last["exact"])
+        g.apply(a)
+    assert seen[True] == {False} and seen[False] == {True}
+
+
 def test_robot_beats_random_in_a_short_match():
     rules = Rules.parse("classic-2")
     robot, rnd = RobotPlayer(budget_ms=3, seed=1), RandomPlayer(2)
