@@ -116,54 +116,10 @@ class Recogniser:
         covered = overlapped(dets)
         typical = float(np.median([_long_side(d.corners) for d in dets])) if dets else 0.0
         covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
-        gray = None
+        page = _Page(image)
         for d, occ, cov in zip(dets, covered, covers):
             if hasattr(self.identifier, "identify_quad"):
-                kw = dict(occluded=occ or d.score < 0.9, cover=cov)
-                alts = ()
-                if self.refine and cov is not None:
-                    # a partly covered card is read from what is left of it: place its sides on
-                    # the image edges first, a few pixels matter more there
-                    if gray is None:
-                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                    q = detect.refine_edges(gray, d.corners)
-                    if float(np.abs(q - d.corners).max()) > 0.3:
-                        alts = (d.corners,)
-                        d = detect.Detection(q, d.score)
-                ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
-                                                                alternatives=alts, **kw)
-                if self.refine and not alts and ident.candidate != "back" and \
-                        (ident.code is None or doubtful(ident)):
-                    # unsure, or sure by a hair: place the sides on the image edges to sub-pixel
-                    # accuracy and retry. A side placed a few pixels short (a card touching the
-                    # stock) turns a 7 into a 6 with a fair score: the better-fitting quad wins.
-                    if gray is None:
-                        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                    tried = [d.corners]
-                    for reach in self.reaches:
-                        q = detect.refine_edges(gray, d.corners, reach=reach)
-                        if min(float(np.abs(q - p).max()) for p in tried) <= 0.3:
-                            continue
-                        tried.append(q)
-                        again = self.identifier.identify_quad(image, q, self.threshold,
-                                                              alternatives=(d.corners,), **kw)
-                        if ident.code is None and again.code is not None:
-                            ident, d = again, detect.Detection(q, d.score)
-                            break
-                        if ident.code is not None and again.score > ident.score + 0.01:
-                            ident, d = again, detect.Detection(q, d.score)  # may now be unsure
-                if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
-                        (ident.code is None or doubtful(ident)) and \
-                        abs(_long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
-                    # the artwork matches poorly where the outline says the card is: the outline
-                    # was placed from a merged blob, 10-20 px off. Move it to where the artwork
-                    # fits. (An outline of the wrong size is no misplaced card: the visible part
-                    # of a covered one, say. Moving it would only find some template that fits.)
-                    q = self.identifier.align(image, d.corners)
-                    again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
-                                     self.threshold, covered=cov is not None)
-                    if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
-                        ident, d = again, detect.Detection(q, d.score)
+                ident, d = self._read(page, d, occ, cov, typical)
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
@@ -171,3 +127,67 @@ class Recogniser:
         t2 = time.perf_counter()
         self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3)
         return out
+
+    def _read(self, page: "_Page", d: detect.Detection, occ: bool, cov, typical: float):
+        """One detection through the identifier, with the second looks a doubtful reading earns:
+        (identity, the detection as finally placed)."""
+        image = page.image
+        kw = dict(occluded=occ or d.score < 0.9, cover=cov)
+        alts = ()
+        if self.refine and cov is not None:
+            # a partly covered card is read from what is left of it: place its sides on the
+            # image edges first, a few pixels matter more there
+            q = detect.refine_edges(page.gray, d.corners)
+            if float(np.abs(q - d.corners).max()) > 0.3:
+                alts = (d.corners,)
+                d = detect.Detection(q, d.score)
+        ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
+                                                        alternatives=alts, **kw)
+        if self.refine and not alts and ident.candidate != "back" and \
+                (ident.code is None or doubtful(ident)):
+            ident, d = self._refined(page, d, ident, kw)
+        if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
+                (ident.code is None or doubtful(ident)) and \
+                abs(_long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
+            # the artwork matches poorly where the outline says the card is: the outline was
+            # placed from a merged blob, 10-20 px off. Move it to where the artwork fits. (An
+            # outline of the wrong size is no misplaced card: the visible part of a covered one,
+            # say. Moving it would only find some template that fits.)
+            q = self.identifier.align(image, d.corners)
+            again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
+                             self.threshold, covered=cov is not None)
+            if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
+                ident, d = again, detect.Detection(q, d.score)
+        return ident, d
+
+    def _refined(self, page: "_Page", d: detect.Detection, ident: Identity, kw):
+        """Unsure, or sure by a hair: place the sides on the image edges to sub-pixel accuracy and
+        retry. A side placed a few pixels short (a card touching the stock) turns a 7 into a 6
+        with a fair score: the better-fitting quad wins."""
+        tried = [d.corners]
+        for reach in self.reaches:
+            q = detect.refine_edges(page.gray, d.corners, reach=reach)
+            if min(float(np.abs(q - p).max()) for p in tried) <= 0.3:
+                continue
+            tried.append(q)
+            again = self.identifier.identify_quad(page.image, q, self.threshold,
+                                                  alternatives=(d.corners,), **kw)
+            if ident.code is None and again.code is not None:
+                return again, detect.Detection(q, d.score)
+            if ident.code is not None and again.score > ident.score + 0.01:
+                ident, d = again, detect.Detection(q, d.score)  # may now be unsure
+        return ident, d
+
+
+class _Page:
+    """The frame being read, with its grey image made once and only if a second look needs it."""
+
+    def __init__(self, image: np.ndarray):
+        self.image = image
+        self._gray = None
+
+    @property
+    def gray(self) -> np.ndarray:
+        if self._gray is None:
+            self._gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        return self._gray
