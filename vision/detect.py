@@ -14,7 +14,7 @@ from typing import List, Optional
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, order_corners
+from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, long_side, order_corners
 
 WORK_SCALE = 0.5  # detection runs at half resolution
 # switches, for measuring each change against the previous behaviour
@@ -423,10 +423,12 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     long side in full-resolution pixels, e.g. from calibration) helps split merged blobs."""
     s = WORK_SCALE
     h, w = image.shape[:2]
-    # halving even sides: bilinear samples fall midway, the same 2x2 mean as INTER_AREA at 2.5x the speed
-    even = s == 0.5 and h % 2 == 0 and w % 2 == 0
-    small = cv2.resize(image, (w // 2, h // 2) if even else None, fx=0 if even else s, fy=0 if even else s,
-                       interpolation=cv2.INTER_LINEAR if even else cv2.INTER_AREA)
+    if s == 0.5 and h % 2 == 0 and w % 2 == 0:
+        # halving even sides: bilinear samples fall midway, the same 2x2 mean as INTER_AREA at
+        # 2.5x the speed
+        small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
+    else:
+        small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     mask = foreground_mask(small)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_long = min_long_px * s
@@ -441,7 +443,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             continue
         pts = c.reshape(-1, 2).astype(np.float64)
         q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts))
-        long_ = (np.hypot(*(q[2] - q[1])) + np.hypot(*(q[0] - q[3]))) / 2
+        long_ = long_side(q)
         refined.append((q, long_ if REFINED_SIZE and 0.9 < long_ / r[1] < 1.15 else r[1]))
     cleans = refined
     hint = (card_long_px * s if card_long_px else
@@ -506,7 +508,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
             q2 = _refine(q1, pts, 2.5, gray)
             # a side hidden under another card can latch onto that card's edge: keep the card size
-            q0_long = (np.hypot(*(q0[2] - q0[1])) + np.hypot(*(q0[0] - q0[3]))) / 2
+            q0_long = long_side(q0)
             q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
             found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score)))
     return found

@@ -49,6 +49,11 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     return q
 
 
+def long_side(q: np.ndarray) -> float:
+    """Mean length of a quadrilateral's two long sides (corners in portrait order, TL TR BR BL)."""
+    return float(np.hypot(*(q[2] - q[1])) + np.hypot(*(q[3] - q[0]))) / 2
+
+
 def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
     ph = np.hstack([p, np.ones((len(p), 1))]) @ np.asarray(h, dtype=np.float64).T

@@ -8,7 +8,7 @@ better than a confidently wrong one, because the tracker can wait for a better f
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -434,9 +434,8 @@ def searched(ident: Identity, threshold: float = 0.5, covered: bool = False) -> 
     dm, ds = SEARCH_PENALTY
     dm += COVERED_SEARCH if covered else 0.0
     conf = calibrate(ident.score - ds, ident.margin - dm, ident.view) * verified(ident.pair, ident.margin)
-    code = ident.candidate if conf >= threshold else None
-    return Identity(code, True, conf, ident.rotated, ident.candidate, ident.score, ident.margin,
-                    ident.pair, ident.view, True)
+    return replace(ident, code=ident.candidate if conf >= threshold else None, confidence=conf,
+                   searched=True)
 
 
 def calibrate(best: float, margin: float, view: str = "whole") -> float:

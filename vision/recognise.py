@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision import detect
+from vision.geometry import long_side
 from vision.identify import PAIR_MARGIN, Identity, searched
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
@@ -84,10 +85,6 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     return out
 
 
-def _long_side(q: np.ndarray) -> float:
-    return float(np.hypot(*(q[2] - q[1])) + np.hypot(*(q[3] - q[0]))) / 2
-
-
 def doubtful(ident: Identity) -> bool:
     """A reading over threshold that is still worth a second look at the card's outline: a near-tie
     with the runner-up, or a whole card matching its template only fairly."""
@@ -114,7 +111,7 @@ class Recogniser:
         t1 = time.perf_counter()
         out = []
         covered = overlapped(dets)
-        typical = float(np.median([_long_side(d.corners) for d in dets])) if dets else 0.0
+        typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
         covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
         page = _Page(image)
         for d, occ, cov in zip(dets, covered, covers):
@@ -148,7 +145,7 @@ class Recogniser:
             ident, d = self._refined(page, d, ident, kw)
         if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
                 (ident.code is None or doubtful(ident)) and \
-                abs(_long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
+                abs(long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
             # the artwork matches poorly where the outline says the card is: the outline was
             # placed from a merged blob, 10-20 px off. Move it to where the artwork fits. (An
             # outline of the wrong size is no misplaced card: the visible part of a covered one,
