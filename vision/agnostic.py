@@ -9,6 +9,10 @@ reliable enough to vote.
 """
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
 import cv2
 import numpy as np
 
@@ -53,6 +57,130 @@ def frame_breaks(rect_bgr: np.ndarray) -> int:
                 gaps += 1
             run = 0
     return gaps
+
+# ----------------------------------------------------------------------------- pintas
+# A number card shows its rank as that many pintas (suit signs) of one size, and every Spanish
+# deck draws the four signs alike in shape: oros a round solid coin, copas a compact cup with a
+# stem (less solid), espadas a long thin sword, bastos a long solid club. So the pintas name a
+# number card of any Spanish deck: count the ink blobs of the common size (two touching pintas
+# make one blob of twice the size) and tell the suit from their shape, with colour only where
+# the shape allows two suits (a sword has blue steel, a club none). Figures (10, 11, 12) and
+# aces are one big picture each: this reader leaves them to the layout reader below.
+
+PINTA_MIN_PX = 60  # blobs smaller than this (in the 124 x 192 rectified card) are ornament
+UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
+MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
+PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in 1,200 clear cards of three decks (see docs)
+MERGED_SOLIDITY = 0.93  # touching pintas leave notches; a solid blob is one big pinta (the 5 of
+                        # oros has a large centre coin), not several
+
+
+@dataclass
+class Pinta:
+    """One ink blob inside the card's frame: its size, shape and colours."""
+    area: int
+    elongation: float  # long axis / short axis of the blob's second moments
+    solidity: float  # area / convex hull area
+    colours: Dict[str, float]  # fraction of the blob's pixels in each hue class
+
+    def suit(self) -> Optional[str]:
+        """The suit this blob's shape (and, between look-alike shapes, colour) says, or None."""
+        e, s, c = self.elongation, self.solidity, self.colours
+        if e < 1.3 and s > 0.9 and c["yellow"] + c["orange"] > 0.6 and c["red"] < 0.1 \
+                and c["blue"] < 0.03 and c["green"] < 0.1:
+            return "O"
+        if 1.3 <= e < 2.2 and s < 0.92 and c["red"] + c["orange"] > 0.25 and c["blue"] < 0.03 \
+                and c["green"] < 0.05:
+            return "C"
+        if e >= 2.8 and s < 0.93 and c["blue"] > 0.03:
+            return "E"
+        if e >= 2.2 and s > 0.85 and c["blue"] < 0.02:
+            return "B"
+        return None
+
+
+def ink_mask(rect_bgr: np.ndarray) -> np.ndarray:
+    """Ink inside the card's frame: pixels far (in Lab) from the paper colour, thin lines (the
+    frame, hatching) opened away."""
+    h, w = rect_bgr.shape[:2]
+    lab = cv2.cvtColor(rect_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    inner = lab[int(0.1 * h):int(0.9 * h), int(0.12 * w):int(0.88 * w)].reshape(-1, 3)
+    light = inner[:, 0]
+    paper = np.median(inner[light >= np.percentile(light, 60)], axis=0)  # lightest common colour
+    dist = np.sqrt(((lab - paper) ** 2 * [1.0, 1.5, 1.5]).sum(axis=2))
+    mask = cv2.morphologyEx((dist > 22).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    keep = np.zeros_like(mask)
+    keep[int(0.07 * h):int(0.93 * h), int(0.09 * w):int(0.91 * w)] = 1
+    return mask * keep
+
+
+def pintas(rect_bgr: np.ndarray) -> List[Pinta]:
+    """The ink blobs of at least PINTA_MIN_PX pixels inside the frame."""
+    mask = ink_mask(rect_bgr)
+    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if area < PINTA_MIN_PX:
+            continue
+        x, y, bw, bh = stats[i, :4]
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        m = cv2.moments(blob, binaryImage=True)
+        cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / area
+        lo, hi = np.linalg.eigvalsh(cov)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.contourArea(cv2.convexHull(np.vstack(contours)))
+        px = hsv[y:y + bh, x:x + bw][blob > 0].astype(np.float32)
+        hue, sat = px[:, 0], px[:, 1]
+        vivid = sat > 70
+        colours = {"red": vivid & ((hue < 10) | (hue >= 165)), "orange": vivid & (hue >= 10) & (hue < 20),
+                   "yellow": vivid & (hue >= 20) & (hue < 35), "green": vivid & (hue >= 35) & (hue < 90),
+                   "blue": vivid & (hue >= 90) & (hue < 135)}
+        out.append(Pinta(area, float(np.sqrt(hi / max(lo, 1e-6))), area / max(hull, 1.0),
+                         {k: float(v.mean()) for k, v in colours.items()}))
+    return out
+
+
+def _unit_area(areas: List[int]) -> Optional[float]:
+    """The area of one pinta: the median of the largest group of blobs of about one size (two
+    or more), the larger group on a tie."""
+    best = None
+    for a in areas:
+        group = [x for x in areas if 0.8 * a <= x <= 1.25 * a]
+        if len(group) >= 2 and (best is None or (len(group), np.median(group)) > (len(best), np.median(best))):
+            best = group
+    return float(np.median(best)) if best else None
+
+
+def count_pintas(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
+    """(code, why): a number card's code from its pintas, or (None, the reason it abstains)."""
+    blobs = pintas(rect_bgr)
+    unit = _unit_area([b.area for b in blobs])
+    if unit is None:
+        return None, "no two pintas of one size"
+    n, singles = 0, []
+    for b in blobs:
+        k = b.area / unit
+        if k < 0.3:  # ornament, a numeral
+            continue
+        if k < 0.7 or abs(k - round(k)) > (UNIT_TOL if round(k) == 1 else MERGED_TOL):
+            return None, "a blob that is no whole number of pintas"
+        if round(k) > 1 and b.solidity >= MERGED_SOLIDITY:
+            return None, "one big pinta"
+        n += int(round(k))
+        if round(k) == 1:
+            singles.append(b)
+    if not 2 <= n <= 9:
+        return None, f"{n} pintas"
+    votes = Counter(s for s in (b.suit() for b in singles) if s)
+    if len(votes) != 1:
+        return None, f"pintas of {len(votes)} suits"
+    suit, k = votes.most_common(1)[0]
+    if k < max(2, 0.6 * len(singles)):
+        return None, "too few pintas of a known shape"
+    return f"{n}{suit}", "ok"
+
 
 # ----------------------------------------------------------------------------- layout reader
 # At the camera's resolution the corner numeral is only a few pixels tall (a 95 mm card is about
@@ -149,24 +277,25 @@ class Reader:
         from vision.detect import rectify
 
         rect = rectify(image, corners)
-        if flat_fraction(rect) < 0.02:
-            return Identity(None, False, 0.7, candidate="back")
         keep = None
         if cover is not None and float(np.mean(cover)) > 0.002:
             h, w = rect.shape[:2]
             c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
             c = c[int(0.05 * h):h - int(0.05 * h), int(0.06 * w):w - int(0.06 * w)]
             keep = (cv2.resize(c, GRID, interpolation=cv2.INTER_AREA) < 0.05).astype(np.float32)
-            if keep.mean() < 0.6:
-                return Identity(None, True, 0.0)
         elif occluded:
             keep = np.ones((GRID[1], GRID[0]), np.float32)  # may be covered somewhere unknown
         return self.identify(rect, threshold, keep)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None) -> Identity:
-        flat = flat_fraction(rect_bgr)
-        if flat < 0.02:
+        if keep is None:  # the whole card is in view: its pintas can be counted
+            code, _ = count_pintas(rect_bgr)
+            if code is not None:  # (before the back test: aged paper is not flat)
+                return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0)
+        if flat_fraction(rect_bgr) < 0.02:
             return Identity(None, False, 0.7, candidate="back")
+        if keep is not None and keep.mean() < 0.6:
+            return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
         if keep is not None:
             margin -= 0.02 + 0.1 * float(1.0 - keep.mean())  # less of the card: less evidence
