@@ -1,5 +1,5 @@
-"""Deck-agnostic reader: names cards of an unfamiliar deck from their layout and colours, and
-abstains rather than guess. Measured leave-one-deck-out: the reference decks are the built-in deck
+"""Deck-agnostic reader: names cards of an unfamiliar deck from their pintas, layout and colours,
+and abstains rather than guess. Measured leave-one-deck-out: the reference decks are the built-in deck
 and one Spanish deck, the cards read are from the other."""
 from pathlib import Path
 
@@ -53,6 +53,28 @@ def test_reads_unfamiliar_deck_without_confident_errors(name, ref):
     right, wrong, total = _read(rec, deck)
     assert wrong == 0, f"{wrong} confidently wrong of {total}"
     assert right >= 0.08 * total, f"named {right}/{total}"
+
+
+@pytest.mark.parametrize("name,least", [("fournier-1878", 16), ("naipes-libres", 28)])
+def test_counts_the_pintas_of_a_deck_it_has_never_seen(name, least):
+    """Only the built-in deck as reference: the number cards are read from their pintas."""
+    deck = _deck(name)
+    right, wrong, total = _read(Recogniser(Reader()), deck)
+    assert wrong == 0, f"{wrong} confidently wrong of {total}"
+    assert right >= least, f"named {right}/{total}"
+
+
+def test_pintas_give_rank_and_suit_and_abstain_on_a_figure():
+    from vision.agnostic import count_pintas
+    from vision.detect import rectify
+
+    codes = ["2O", "3C", "4E", "5B", "6O", "7C", "12B", "11O"]
+    fr = _scene(synth.builtin(40), codes, seed=5)
+    got = {t.code: count_pintas(rectify(fr.image, t.corners)) for t in fr.truth}
+    for code in codes[:6]:
+        assert got[code][0] == code, (code, got[code])
+    for figure in codes[6:]:
+        assert got[figure][0] is None and got[figure][1]  # abstains, and says why
 
 
 def test_back_is_not_a_code():

@@ -94,8 +94,9 @@ class Pinta:
             return "C"
         if e >= 2.8 and s < 0.93 and c["blue"] > 0.03:
             return "E"
-        if e >= 2.2 and s > 0.85 and c["blue"] < 0.02:
-            return "B"
+        if e >= 2.2 and s > 0.7 and c["blue"] < 0.02 and \
+                (c["red"] >= 0.5 or c["green"] >= 0.5 or c["yellow"] >= 0.8):  # a club is
+            return "B"                                   # one strong colour; a sword's is steel
         return None
 
 
@@ -164,10 +165,13 @@ def count_pintas(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
         k = b.area / unit
         if k < 0.3:  # ornament, a numeral
             continue
+        if k >= 1.5 and b.solidity >= MERGED_SOLIDITY:  # one solid blob, bigger than a pinta
+            if k <= 3.5 and b.elongation < 1.2 and b.suit() == "O":
+                n += 1  # the large centre coin of the 5 of oros
+                continue
+            return None, "one big pinta"
         if k < 0.7 or abs(k - round(k)) > (UNIT_TOL if round(k) == 1 else MERGED_TOL):
             return None, "a blob that is no whole number of pintas"
-        if round(k) > 1 and b.solidity >= MERGED_SOLIDITY:
-            return None, "one big pinta"
         n += int(round(k))
         if round(k) == 1:
             singles.append(b)
