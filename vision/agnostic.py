@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 import cv2
 import numpy as np
 
+from vision.geometry import RECT_H, RECT_W
 from vision.identify import Identity
 
 SUIT_BY_BREAKS = {0: "O", 1: "C", 2: "E", 3: "B"}
@@ -67,7 +68,7 @@ def frame_breaks(rect_bgr: np.ndarray) -> int:
 # the shape allows two suits (a sword has blue steel, a club none). Figures (10, 11, 12) and
 # aces are one big picture each: this reader leaves them to the layout reader below.
 
-PINTA_MIN_PX = 60  # blobs smaller than this (in the 124 x 192 rectified card) are ornament
+PINTA_MIN_PX = 60  # blobs smaller than this (in the 120 x 180 rectified card) are ornament
 UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
 MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
 PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in 1,200 clear cards of three decks (see docs)
@@ -221,7 +222,7 @@ def layout_features(rect_bgr: np.ndarray) -> np.ndarray:
     return f / (np.linalg.norm(f) + 1e-6)
 
 
-def _face_rect(img: np.ndarray, size=(124, 192)) -> np.ndarray:
+def _face_rect(img: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
     if img.shape[2] == 4:
         a = img[:, :, 3:4].astype(np.float32) / 255.0
         img = (img[:, :, :3].astype(np.float32) * a + 90.0 * (1 - a)).astype(np.uint8)

@@ -15,9 +15,12 @@ CARD_H_MM = 95.0
 CARD_ASPECT = CARD_H_MM / CARD_W_MM  # long / short, about 1.545
 
 # Canonical upright rectified card (portrait), in pixels: about the size a card has in a 720p
-# frame, at twice the resolution so the small corner numeral keeps its shape.
-RECT_W = 124
-RECT_H = 192
+# frame, so the small corner numeral keeps its shape. Exactly 5x the identifier's 24 x 36 feature
+# grid, so that shrinking to it is OpenCV's fast whole-factor area resize (35 us a card against
+# 113 us from 124 x 192: about 1.3 ms a frame). The 3% stretch against the card's true aspect is
+# the same for templates and cards, and the benchmark's accuracy did not move.
+RECT_W = 120
+RECT_H = 180
 
 
 def card_corners_mm(x: float, y: float, angle_deg: float) -> np.ndarray:
