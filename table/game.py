@@ -512,6 +512,11 @@ class Game:
         if c in self.stock:
             raise CardNotInHand(f"{card} is still in the stock")
 
+    def check(self, action, seat: Optional[int] = None) -> None:
+        """Raise the IllegalAction that ``apply`` would raise, and change nothing: a referee or a
+        tracker asks before it records."""
+        self._check(self.turn if seat is None else seat, parse_action(action))
+
     # -- changing state -----------------------------------------------------------------------
     def apply(self, action, seat: Optional[int] = None) -> Optional[Trick]:
         """Apply a play or swap (checked). Returns the Trick if this play completed one."""

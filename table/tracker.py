@@ -281,7 +281,7 @@ class Tracker:
                 continue
             seat = g.turn
             try:
-                g.copy().apply(Swap(card), seat)
+                g.check(Swap(card), seat)
             except IllegalAction as e:
                 self._alert_track(t, "swap", f"the card under the stock changed to {card}: {e}")
                 continue
@@ -394,7 +394,7 @@ class Tracker:
                                   f"but {card.name_es()} was placed")
                 return False
         try:
-            g.copy().apply(Play(card), seat)
+            g.check(Play(card), seat)
         except NotYourTurn:
             return False
         except IllegalAction as e:

@@ -149,6 +149,10 @@ def test_arrastre_full_must_follow_beat_or_trump():
             led = g.trick[0][1]
             for c in hand:
                 if c not in legal:
+                    before = (g.turn, list(g.trick), [list(h) for h in g.hands])
+                    with pytest.raises(MustFollowSuit):
+                        g.check(Play(c))  # asks, changes nothing
+                    assert (g.turn, list(g.trick), [list(h) for h in g.hands]) == before
                     with pytest.raises(MustFollowSuit):
                         g.play(c)
                     checked += 1

@@ -1,11 +1,14 @@
 """Deck-agnostic reader, for a deck nobody has enrolled.
 
-Telling a face from a back needs no deck (a face has flat paper somewhere inside its frame; a back
-is patterned edge to edge). The code is read from the card's coarse layout and colours against
-reference decks (see `Reader`), and the reader abstains (code None) unless one code clearly wins.
-`frame_breaks` (the suit from the frame-line breaks along the short edges: unbroken oros, one
-break copas, two espadas, three bastos) is kept for diagnostics: on printed decks it is not yet
-reliable enough to vote.
+A number card (2-9) is read from its pintas (`count_pintas`): how many suit signs of one size it
+shows, and which suit their shape says. That holds for any Spanish deck. What is left (figures,
+aces, cards partly covered) goes to a coarse layout and colour match against reference decks (see
+`Reader`), which abstains (code None) unless one code clearly wins. Telling a face from a back
+needs no deck (a face has flat paper somewhere inside its frame; a back is patterned edge to
+edge). `frame_breaks` (the suit from the frame-line breaks along the short edges: unbroken oros,
+one break copas, two espadas, three bastos) is kept for diagnostics: on printed decks the figure
+covers the frame line and the line is a pixel wide at the camera's resolution, not reliable enough
+to vote.
 """
 from __future__ import annotations
 

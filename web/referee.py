@@ -171,7 +171,7 @@ def play():
         if "seat" in data and int_field(data, "seat", 0, g.n - 1, what="a seat") != seat:
             raise ApiError(409, f"it is seat {seat}'s turn, not seat {data['seat']}'s")
         try:
-            g.copy().apply(Play(c), seat)
+            g.check(Play(c), seat)
         except IllegalAction as e:
             raise ApiError(409, f"seat {seat} cannot play {c}: {e}") from None
         return seat, c
