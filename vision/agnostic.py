@@ -74,7 +74,8 @@ def frame_breaks(rect_bgr: np.ndarray) -> int:
 PINTA_MIN_PX = 60  # blobs smaller than this (in the 120 x 180 rectified card) are ornament
 UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
 MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
-PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in 1,200 clear cards of three decks (see docs)
+PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in about 1,200 readings of clear cards of three
+                          # decks (seeds 20000+, 30000+, 70000+ and the benchmark's; docs/vision.md)
 MERGED_SOLIDITY = 0.93  # touching pintas leave notches; a solid blob is one big pinta (the 5 of
                         # oros has a large centre coin), not several
 
