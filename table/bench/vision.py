@@ -48,7 +48,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, seed):
     from vision.recognise import Recogniser
 
     stats = {k: dict(up=0, correct=0, unknown=0, wrong=0, missed=0, fp_coded=0, down=0,
-                     down_ok=0, up_clear=0, correct_clear=0) for k in identifiers}
+                     down_ok=0, up_as_back=0, up_clear=0, correct_clear=0) for k in identifiers}
     recs = {k: Recogniser(v) for k, v in identifiers.items()}
     for k in range(n):
         rng = np.random.default_rng(seed + k)
@@ -77,6 +77,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, seed):
                     st["missed"] += 1
                 elif s.code is None:
                     st["unknown"] += 1
+                    st["up_as_back"] += not s.face_up  # a played card the tracker would not see
                 elif s.code == t.code:
                     st["correct"] += 1
                 else:
@@ -122,13 +123,14 @@ def run(args) -> int:
             rows.append((deck.name, mode, st))
     print()
     print(f"{'deck':16} {'mode':9} {'face-up':>7} {'correct':>8} {'unknown':>8} {'missed':>7} "
-          f"{'wrong':>6} {'fp':>4} {'conf.wrong':>10} {'backs ok':>9} {'>=90% vis.':>16}")
+          f"{'wrong':>6} {'fp':>4} {'conf.wrong':>10} {'backs ok':>9} {'face->back':>10} {'>=90% vis.':>16}")
     for name, mode, st in rows:
         up = max(st["up"], 1)
         cw = (st["wrong"] + st["fp_coded"]) / up
         print(f"{name:16} {mode:9} {st['up']:7d} {st['correct'] / up:8.2%} {st['unknown'] / up:8.2%} "
               f"{st['missed'] / up:7.2%} {st['wrong']:6d} {st['fp_coded']:4d} {cw:10.3%} "
-              f"{st['down_ok']:>4}/{st['down']:<4} {st['correct_clear'] / max(st['up_clear'], 1):8.2%} "
+              f"{st['down_ok']:>4}/{st['down']:<4} {st['up_as_back']:10d} "
+              f"{st['correct_clear'] / max(st['up_clear'], 1):8.2%} "
               f"of {st['up_clear']:<4}")
     print()
     for mode, ts in times.items():
