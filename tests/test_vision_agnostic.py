@@ -77,6 +77,25 @@ def test_pintas_give_rank_and_suit_and_abstain_on_a_figure():
         assert got[figure][0] is None and got[figure][1]  # abstains, and says why
 
 
+@pytest.mark.parametrize("name", ["fournier-1878", "naipes-libres"])
+def test_faces_on_textured_paper_are_not_backs(name):
+    """Aged or printed paper has texture everywhere: a face is told from a back by its uneven
+    interior, not by plain paper."""
+    deck = _deck(name)
+    rec = Recogniser(Reader())
+    codes = sorted(deck.codes)
+    backs = []
+    for k in range(0, len(codes), 18):
+        fr = _scene(deck, codes[k:k + 18], seed=k)
+        seen = rec.recognise(fr.image)
+        for t in fr.truth:
+            c = t.corners.mean(axis=0)
+            m = [s for s in seen if np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
+            if m and not m[0].face_up:
+                backs.append(t.code)
+    assert backs == []
+
+
 def test_back_is_not_a_code():
     deck = synth.builtin(40)
     r = Reader()
