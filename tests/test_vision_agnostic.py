@@ -30,19 +30,25 @@ def _scene(deck, codes, seed):
                               seed=seed)
 
 
-def _read(rec, deck):
+def _seen(rec, deck):
+    """Every card of the deck, 18 to a scene: (truth, the card read at its place or None)."""
     codes = sorted(deck.codes)
-    right = wrong = total = 0
     for k in range(0, len(codes), 18):
         fr = _scene(deck, codes[k:k + 18], seed=k)
         seen = rec.recognise(fr.image)
         for t in fr.truth:
             c = t.corners.mean(axis=0)
             m = [s for s in seen if np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
-            total += 1
-            if m and m[0].code is not None:
-                right += m[0].code == t.code
-                wrong += m[0].code != t.code
+            yield t, (m[0] if m else None)
+
+
+def _read(rec, deck):
+    right = wrong = total = 0
+    for t, s in _seen(rec, deck):
+        total += 1
+        if s is not None and s.code is not None:
+            right += s.code == t.code
+            wrong += s.code != t.code
     return right, wrong, total
 
 
@@ -81,18 +87,7 @@ def test_pintas_give_rank_and_suit_and_abstain_on_a_figure():
 def test_faces_on_textured_paper_are_not_backs(name):
     """Aged or printed paper has texture everywhere: a face is told from a back by its uneven
     interior, not by plain paper."""
-    deck = _deck(name)
-    rec = Recogniser(Reader())
-    codes = sorted(deck.codes)
-    backs = []
-    for k in range(0, len(codes), 18):
-        fr = _scene(deck, codes[k:k + 18], seed=k)
-        seen = rec.recognise(fr.image)
-        for t in fr.truth:
-            c = t.corners.mean(axis=0)
-            m = [s for s in seen if np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
-            if m and not m[0].face_up:
-                backs.append(t.code)
+    backs = [t.code for t, s in _seen(Recogniser(Reader()), _deck(name)) if s and not s.face_up]
     assert backs == []
 
 
