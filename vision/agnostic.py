@@ -4,11 +4,11 @@ A number card (2-9) is read from its pintas (`count_pintas`): how many suit sign
 shows, and which suit their shape says. That holds for any Spanish deck. What is left (figures,
 aces, cards partly covered) goes to a coarse layout and colour match against reference decks (see
 `Reader`), which abstains (code None) unless one code clearly wins. Telling a face from a back
-needs no deck (a face has pintas or a figure on paper; a back's pattern repeats edge to
-edge, so its interior is even: `is_back`). `frame_breaks` (the suit from the frame-line breaks along the short edges: unbroken oros,
-one break copas, two espadas, three bastos) is kept for diagnostics: on printed decks the figure
-covers the frame line and the line is a pixel wide at the camera's resolution, not reliable enough
-to vote.
+needs no deck: a face has pintas or a figure on paper, a back's pattern repeats edge to edge, so
+its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line breaks along the
+short edges: unbroken oros, one break copas, two espadas, three bastos) is kept for diagnostics:
+on printed decks the figure covers the frame line, and the line is a pixel wide at the camera's
+resolution, not reliable enough to vote.
 """
 from __future__ import annotations
 
@@ -35,19 +35,18 @@ def unevenness(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None, strips: 
     h, w = rect_bgr.shape[:2]
     inner = rect_bgr[int(0.1 * h):int(0.9 * h), int(0.1 * w):int(0.9 * w)]
     cells = cv2.cvtColor(cv2.resize(inner, (4, 6), interpolation=cv2.INTER_AREA),
-                         cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    cells = cells.reshape(6, 4, 3)
+                         cv2.COLOR_BGR2Lab).astype(np.float32)  # (6 rows, 4 columns, Lab)
     if keep is not None:  # compare only what is in view
         seen = cv2.resize(keep.astype(np.float32), (4, 6), interpolation=cv2.INTER_AREA) > 0.99
-        return _rms(cells[seen] if seen.sum() >= 6 else cells.reshape(-1, 3))
-    if not strips:
-        return _rms(cells.reshape(-1, 3))
-    return min(_rms(cells.reshape(-1, 3)), _rms(cells[1:].reshape(-1, 3)), _rms(cells[:-1].reshape(-1, 3)),
-               _rms(cells[:, 1:].reshape(-1, 3)), _rms(cells[:, :-1].reshape(-1, 3)))
+        return _rms(cells[seen] if seen.sum() >= 6 else cells)
+    grids = [cells, cells[1:], cells[:-1], cells[:, 1:], cells[:, :-1]] if strips else [cells]
+    return min(_rms(g) for g in grids)
 
 
 def _rms(cells: np.ndarray) -> float:
-    return float(np.sqrt(((cells - cells.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    """RMS distance of the cells (any shape, Lab last) from their mean colour."""
+    c = cells.reshape(-1, 3)
+    return float(np.sqrt(((c - c.mean(axis=0)) ** 2).sum(axis=1).mean()))
 
 
 def is_back(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> bool:
