@@ -1,6 +1,6 @@
 """Deck-agnostic reader: names cards of an unfamiliar deck from their pintas, layout and colours,
-and abstains rather than guess. Measured leave-one-deck-out: the reference decks are the built-in deck
-and one Spanish deck, the cards read are from the other."""
+and abstains rather than guess. Measured leave-one-deck-out: the reference decks are the built-in
+deck and one Spanish deck, the cards read are from the other."""
 from pathlib import Path
 
 import numpy as np

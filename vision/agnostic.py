@@ -32,10 +32,18 @@ def unevenness(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None, strips: 
     rectified card's orientation): compare only the cells nothing covers. ``strips``: the least
     uneven of the whole grid and the grid less one edge row or column (an outline that takes in a
     strip of the card below, in a stock pile, makes one edge line stand out)."""
+    return _uneven(_cell_colours(rect_bgr), keep, strips)
+
+
+def _cell_colours(rect_bgr: np.ndarray) -> np.ndarray:
+    """Mean 8-bit Lab colour of a 4 x 6 grid over the card's interior: (6 rows, 4 columns, 3)."""
     h, w = rect_bgr.shape[:2]
     inner = rect_bgr[int(0.1 * h):int(0.9 * h), int(0.1 * w):int(0.9 * w)]
-    cells = cv2.cvtColor(cv2.resize(inner, (4, 6), interpolation=cv2.INTER_AREA),
-                         cv2.COLOR_BGR2Lab).astype(np.float32)  # (6 rows, 4 columns, Lab)
+    return cv2.cvtColor(cv2.resize(inner, (4, 6), interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2Lab).astype(np.float32)
+
+
+def _uneven(cells: np.ndarray, keep: Optional[np.ndarray], strips: bool) -> float:
     if keep is not None:  # compare only what is in view
         seen = cv2.resize(keep.astype(np.float32), (4, 6), interpolation=cv2.INTER_AREA) > 0.99
         return _rms(cells[seen] if seen.sum() >= 6 else cells)
@@ -55,10 +63,11 @@ def is_back(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> bool:
     printed paper has texture everywhere. Measured on seeds 20000+ and 60000+ of the three decks
     (cards at least 90% visible): no face called a back, and 65-76 of 66-78 backs told (the rest
     under glare or a hand)."""
-    if unevenness(rect_bgr, keep) < 4.0:
+    cells = _cell_colours(rect_bgr)
+    if _uneven(cells, keep, strips=False) < 4.0:
         return True
     # without plain paper anywhere, fairly even will do: textured paper has some everywhere
-    return flat_fraction(rect_bgr) < 0.02 and unevenness(rect_bgr, keep, strips=True) < 9.0
+    return flat_fraction(rect_bgr) < 0.02 and _uneven(cells, keep, strips=True) < 9.0
 
 
 def flat_fraction(rect_bgr: np.ndarray) -> float:

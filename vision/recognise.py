@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, List, Optional
 
 import cv2
@@ -181,10 +182,7 @@ class _Page:
 
     def __init__(self, image: np.ndarray):
         self.image = image
-        self._gray = None
 
-    @property
+    @cached_property
     def gray(self) -> np.ndarray:
-        if self._gray is None:
-            self._gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
-        return self._gray
+        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
