@@ -17,6 +17,7 @@ COMMANDS = {
     "simulate": ("table.commands.simulate", "write a rendered simulated game: frames, zones, ground truth"),
     "track": ("table.commands.track", "track a recorded game (video or frames) and print events and score"),
     "bot": ("table.commands.bot", "answer bot-protocol requests (JSON lines) on stdin with the robot's moves"),
+    "train-policy": ("table.commands.train_policy", "train the robot's rollout policy on its own searched decisions"),
     "play": ("table.commands.play", "play a hand in the terminal against the robot"),
     "firmware-sim": ("table.commands.firmware_sim", "the Pico firmware logic behind a pseudo-terminal, drawn on the terminal"),
 }

@@ -113,8 +113,12 @@ def _robot_options(items):
         name, sep, value = item.partition("=")
         if not sep:
             raise SystemExit(f"--robot-option {item!r}: expected NAME=VALUE")
+        name = name.strip()
+        if name == "policy":  # a rollout policy file (see brisca-table train-policy)
+            out[name] = value
+            continue
         try:
-            out[name.strip()] = float(value) if "." in value else int(value)
+            out[name] = float(value) if "." in value else int(value)
         except ValueError:
             raise SystemExit(f"--robot-option {item!r}: the value must be a number") from None
     return out

@@ -1,4 +1,4 @@
-"""The robot: determinized search with greedy rollouts and an exact endgame.
+"""The robot: determinized search with learned rollouts and an exact endgame.
 
 For each decision the robot samples many "worlds": the hidden cards dealt at random in a way
 consistent with everything it has seen (:mod:`table.robot.inference`). In each world it scores every
@@ -12,8 +12,10 @@ legal card, with the same worlds for every card (paired comparison, far less noi
   cards left won 67.9% of hands, solving only once the stock is gone 72.4% (paired difference
   +4.5 +/- 3.3 points); against BriscolaBot-v3 the two were level (-1.2 and +1.6 points on two
   seeds);
-- otherwise the hand is played out by the greedy club heuristic for every seat, and the last tricks
-  (stock gone) are solved exactly.
+- otherwise the hand is played out by a rollout policy for every seat, and in the 2-player game the
+  last tricks (stock gone) are solved exactly. With two players the policy is a learned one
+  (:mod:`table.robot.policy`, trained on the robot's own searched decisions); with more it is the
+  greedy club heuristic (the learned policy has not been trained on partners or three players).
 
 A world's score is the hand result for the robot's side (win 1, draw 1/2, loss 0) plus half the point
 margin over 120. The margin term matters: it separates cards when every world is won (or lost) either
@@ -44,10 +46,12 @@ from table.game import POINTS, UNKNOWN, Action, Game, Play, Swap
 from table.robot.endgame import Solver, last_tricks_2p
 from table.robot.inference import determinize, play_likelihood, unique_world, voids
 from table.robot.players import Player, greedy_card
+from table.robot.policy import LinearPolicy, last_draw, seat_inputs, shipped_policy
 
 # Work units per operation (about 1 unit per microsecond on one core of the development machine).
 NODE_COST = 3
 PLAY_COST = 9
+POLICY_PLAY_COST = 10  # a rollout play by the learned policy (measured: about 10% slower than greedy)
 WORLD_COST = 40  # sampling a world and setting up its search
 LAST_TRICKS_COST = 40  # the 2-player last tricks solved at the end of a rollout
 UNITS_PER_MS = 1000
@@ -68,7 +72,7 @@ class RobotPlayer(Player):
 
     def __init__(self, budget_ms: float = 300, seed: int = 0, *, max_ms: Optional[float] = None,
                  exact_cards: Optional[int] = None, margin_weight: float = 0.5,
-                 max_worlds: int = 4000, infer_eps: float = 0.0) -> None:
+                 max_worlds: int = 4000, infer_eps: float = 0.0, policy="default") -> None:
         self.budget_ms = budget_ms
         self.seed = seed
         self.max_ms = max_ms
@@ -76,6 +80,13 @@ class RobotPlayer(Player):
         self.margin_weight = margin_weight
         self.max_worlds = max_worlds
         self.infer_eps = infer_eps  # 0: every consistent world counts the same
+        # the rollout policy: "default" (the shipped one, for 2 players), a file, a LinearPolicy,
+        # or "greedy" / None (the club heuristic)
+        if policy == "greedy":
+            policy = None
+        elif isinstance(policy, str) and policy != "default":
+            policy = LinearPolicy.load(policy)
+        self.policy = policy
         self.last: Dict = {}  # statistics of the last decision (worlds, units, scores)
 
     # -- the interface ----------------------------------------------------------------------------
@@ -152,14 +163,19 @@ class RobotPlayer(Player):
         return {c: totals[c] / weights for c in cards}
 
     def _rollout(self, g: Game, solver: Solver) -> Tuple[List[int], int]:
-        """Play the world out with the greedy heuristic. With two players the last tricks (stock gone)
-        are solved exactly, which costs little; with more, solving them in every rollout would cost
-        most of the budget (measured: a dozen worlds a decision, and worse play than greedy)."""
+        """Play the world out with the rollout policy (the learned one, or the greedy heuristic); returns
+        the side points and the work units spent. With two players the last tricks (stock gone) are
+        solved exactly, which costs little; with more, solving them in every rollout would cost most of
+        the budget (measured: a dozen worlds a decision, and worse play than greedy)."""
         n = g.n
         ts = g.trump_suit
         partner = [g.rules.partner_of(s) for s in range(n)]
         hands = g.hands
-        plays = 0
+        policy = self.policy
+        if policy == "default":
+            policy = shipped_policy() if n == 2 else None
+        play_cost = PLAY_COST if policy is None else POLICY_PLAY_COST
+        cost = 0
         while hands[g.turn]:
             if n == 2 and not g.trick and g.trump_card is None and not g.stock:
                 lead = g.turn
@@ -168,10 +184,16 @@ class RobotPlayer(Player):
                 pts = g.side_points()
                 pts[lead] += x
                 pts[1 - lead] += rest - x
-                return pts, plays * PLAY_COST + LAST_TRICKS_COST
+                return pts, cost + LAST_TRICKS_COST
             seat = g.turn
             legal = g.fast_legal()
-            c = legal[0] if len(legal) == 1 else greedy_card(legal, g.trick, ts, seat, partner[seat], n)
+            if len(legal) == 1:
+                c = legal[0]
+            elif policy is None:
+                c = greedy_card(legal, g.trick, ts, seat, partner[seat], n)
+            else:
+                hand, unseen, sf = seat_inputs(g, seat)
+                c = policy.card(legal, hand, g.trick, ts, unseen, sf, partner[seat], n, last_draw(g))
             g.fast_play(c)
-            plays += 1
-        return g.side_points(), plays * PLAY_COST
+            cost += play_cost
+        return g.side_points(), cost
