@@ -108,5 +108,8 @@ def test_train_policy_rejects_bad_input(tmp_path, capsys):
     assert main(["train-policy", "--out", str(tmp_path / "p.json"), "--rules", "partners-4", "--hands", "1"]) == 2
     assert main(["train-policy", "--out", str(tmp_path / "p.json"), "--hands", "0"]) == 2
     assert main(["train-policy", "--out", str(tmp_path / "p.json"), "--from", str(tmp_path / "nope.json")]) == 2
+    (tmp_path / "old.json").write_text('{"features": ["points"], "weights": [1.0]}')
+    assert main(["train-policy", "--out", str(tmp_path / "p.json"), "--from", str(tmp_path / "old.json")]) == 2
     err = capsys.readouterr().err
     assert "2-player" in err and "no decisions" in err and "no such policy" in err
+    assert "not a policy file of these features" in err

@@ -47,6 +47,7 @@ def run(args) -> int:
 
     from table.cli import UsageError
     from table.robot.learn import fit, load_decisions, make_decisions
+    from table.robot.policy import LinearPolicy
     from table.rules import Rules, RulesError
 
     rules = _split_rules(args.rules)
@@ -60,8 +61,13 @@ def run(args) -> int:
     out = Path(args.out)
     data = Path(args.data) if args.data else out.with_suffix(".decisions.jsonl")
     start = None if args.start == "greedy" else args.start
-    if start not in (None, "default") and not Path(start).is_file():
-        raise UsageError(f"--from {start}: no such policy file")
+    if start not in (None, "default"):
+        if not Path(start).is_file():
+            raise UsageError(f"--from {start}: no such policy file")
+        try:
+            LinearPolicy.load(start)
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"--from {start}: not a policy file of these features ({e})") from None
     if args.hands > 0:
         print(f"train-policy: {args.hands} hands of robot play ({args.budget_ms:g} ms a decision, "
               f"rollouts: {args.start}) on {', '.join(rules)}; decisions appended to {data}", flush=True)
