@@ -159,12 +159,14 @@ def _clean_quad(contour: np.ndarray):
 
 def _gather(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     h, w = img.shape
-    xs = np.clip((pts[..., 0] + 0.5).astype(np.int32), 0, w - 1)
-    ys = np.clip((pts[..., 1] + 0.5).astype(np.int32), 0, h - 1)
+    # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
+    xs = np.minimum(np.maximum((pts[..., 0] + 0.5).astype(np.int32), 0), w - 1)
+    ys = np.minimum(np.maximum((pts[..., 1] + 0.5).astype(np.int32), 0), h - 1)
     return img[ys, xs]
 
 
 _T10 = np.linspace(0.1, 0.9, 10)
+_LEFT = np.array([-1.0, 1.0])  # (dx, dy)[::-1] * _LEFT = (-dy, dx), the normal of a side
 _OFFS = np.array([0.0, 1.5, 2.5, -2.0, -3.5, -5.0])
 
 
@@ -175,7 +177,7 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     a = quad
     b = quad[_NEXT]
     d = b - a
-    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
+    n = d[:, ::-1] * _LEFT / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
     flip = np.einsum("ij,ij->i", quad.mean(axis=0) - a, n) < 0
     n[flip] *= -1
     p = a[:, None, :] + _T10[None, :, None] * d[:, None, :]  # (4, 10, 2)
@@ -184,7 +186,8 @@ def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) 
     g = _gather(gray, q[1:])
     inside = (g[0] + g[1]) * 0.5
     outside = (g[2] + g[3] + g[4]) / 3.0
-    return float((on_outline | ((inside - outside) > 18)).mean())
+    hits = on_outline | ((inside - outside) > 18)
+    return np.count_nonzero(hits) / hits.size
 
 
 def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales, centre_in_mask=True):
