@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from table.game import POINTS, STRENGTH, SUIT
+from table.robot.players import _beats, _current_winner
 
 # Cards of the same suit that are stronger: a bitmask per card index.
 _HIGHER = [sum(1 << d for d in range(48) if SUIT[d] == SUIT[c] and STRENGTH[d] > STRENGTH[c])
@@ -39,12 +40,6 @@ def _draw_value(c: int) -> float:
     return 0.0 if c < 0 else (POINTS[c] + STRENGTH[c]) / 22.0
 
 
-def _beats(c: int, best: int, ts: int) -> bool:
-    if SUIT[c] == SUIT[best]:
-        return STRENGTH[c] > STRENGTH[best]
-    return SUIT[c] == ts
-
-
 def features(cards: Sequence[int], hand: Sequence[int], trick: Sequence[Tuple[int, int]], ts: int,
              unseen: int, stock_frac: float, partner: Optional[int], n: int, last_draw: int = -1) -> List[List[float]]:
     """One feature vector per legal card in ``cards``.
@@ -61,10 +56,7 @@ def features(cards: Sequence[int], hand: Sequence[int], trick: Sequence[Tuple[in
         suit_counts[SUIT[x]] += 1
     follow = bool(trick)
     if follow:
-        ws, wc = trick[0]
-        for s, x in trick[1:]:
-            if _beats(x, wc, ts):
-                ws, wc = s, x
+        ws, wc = _current_winner(trick, ts)
         table = sum(POINTS[x] for _, x in trick) / 11.0
         last = 1.0 if len(trick) == n - 1 else 0.0
         pw = 1.0 if partner is not None and ws == partner else 0.0
@@ -183,10 +175,7 @@ class LinearPolicy:
             trump_dyn += b[16] * draw
         if follow:
             f = self._follow
-            ws, wc = trick[0]
-            for s_, x in trick[1:]:
-                if _beats(x, wc, ts):
-                    ws, wc = s_, x
+            ws, wc = _current_winner(trick, ts)
             table = sum(POINTS[x] for _, x in trick) / 11.0
             last = len(trick) == n - 1
             pw = partner is not None and ws == partner

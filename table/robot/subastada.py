@@ -28,7 +28,7 @@ from typing import Dict, List, Sequence, Tuple
 from table.cards import CARDS_BY_INDEX
 from table.game import POINTS, STRENGTH, SUIT, Game, Play
 from table.robot.inference import determinize, voids
-from table.robot.players import Player, _current_winner, greedy_card
+from table.robot.players import Player, _beats, _current_winner, greedy_card
 from table import subastada as S
 
 DEFEND_VALUE = 0.35  # expected match points of a defender (the contract fails about a third of the time)
@@ -289,12 +289,6 @@ class SubastadaRobot(Player):
         self.last = {"worlds": self.worlds,
                      "scores": {CARDS_BY_INDEX[x].code: round(totals[x] / wsum, 3) for x in cards}}
         return {x: totals[x] / wsum for x in cards}
-
-
-def _beats(c: int, best: int, ts: int) -> bool:
-    if SUIT[c] == SUIT[best]:
-        return STRENGTH[c] > STRENGTH[best]
-    return SUIT[c] == ts
 
 
 def make_subastada_player(name: str, seed: int = 0, **kw) -> Player:
