@@ -6,6 +6,8 @@ In records and the bot protocol a rules object is a preset name or
 """
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, fields, replace
 from typing import Any, Dict, Optional, Union
 
@@ -90,6 +92,18 @@ class Rules:
             return PRESETS[name]
         except KeyError:
             raise RulesError(f"unknown rules preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+    @classmethod
+    def parse_text(cls, text: str) -> "Rules":
+        """A preset name or a JSON settings object, as typed on a command line."""
+        text = text.strip()
+        if not text.startswith("{"):
+            return cls.parse(text)
+        try:
+            value = json.loads(text)
+        except ValueError as e:
+            raise RulesError(f"rules: not a JSON object ({e})") from None
+        return cls.parse(value)
 
     @classmethod
     def parse(cls, value: Union[str, Dict[str, Any], "Rules"]) -> "Rules":

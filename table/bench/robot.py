@@ -31,11 +31,8 @@ def configure(p):
 
 
 def _rules(text):
-    import json
-
     from table.rules import Rules
-    text = text.strip()
-    return Rules.parse(json.loads(text) if text.startswith("{") else text)
+    return Rules.parse_text(text)
 
 
 def _opponent(spec, rules, seed, budget_ms):

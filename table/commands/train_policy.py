@@ -43,8 +43,6 @@ def _split_rules(text):
 
 
 def run(args) -> int:
-    import json
-
     from table.cli import UsageError
     from table.robot.learn import fit, load_decisions, make_decisions
     from table.robot.policy import LinearPolicy
@@ -53,7 +51,7 @@ def run(args) -> int:
     rules = _split_rules(args.rules)
     for r in rules:
         try:
-            parsed = Rules.parse(json.loads(r) if r.startswith("{") else r)
+            parsed = Rules.parse_text(r)
         except (RulesError, ValueError) as e:
             raise UsageError(f"--rules {r!r}: {e}") from None
         if parsed.players != 2:

@@ -37,7 +37,7 @@ def play_hand(index: int, rules_text: str, budget_ms: float, policy: Optional[st
     from table.robot.search import RobotPlayer
     from table.rules import Rules
 
-    rules = Rules.parse(json.loads(rules_text) if rules_text.startswith("{") else rules_text)
+    rules = Rules.parse_text(rules_text)
     rng = random.Random(index)
     deck = list(deck_indices(rules.deck_size))
     rng.shuffle(deck)
