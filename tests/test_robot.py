@@ -446,3 +446,35 @@ def test_bench_robot_runs_and_plays_a_bot_process(capsys):
     cmd = f'bot:{sys.executable} -m table bot --player greedy'
     assert main(["bench", "robot", "--opponent", cmd, "--deals", "2", "--budget-ms", "1"]) == 0
     assert "share of hands won" in capsys.readouterr().out
+
+
+def test_bench_robot_extends_a_run_and_joins_the_parts(capsys, tmp_path):
+    """Deals 0-1 and 2-3 played apart and joined give the summary of deals 0-3 played at once."""
+    from table.cli import main
+    common = ["bench", "robot", "--opponent", "greedy", "--budget-ms", "1", "--seed", "5", "--json",
+              "--progress", "0"]
+    logs = []
+    for first, deals in ((0, 4), (0, 2), (2, 2)):
+        assert main(common + ["--deals", str(deals), "--first-deal", str(first)]) == 0
+        out = capsys.readouterr().out
+        logs.append(tmp_path / f"run{first}-{deals}.log")
+        logs[-1].write_text(out)
+    whole = json.loads(logs[0].read_text().splitlines()[-1])
+    assert main(["bench", "robot", "--combine", str(logs[2]), str(logs[1]), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "deals 0-3 of seed 5, 2 runs joined" in out
+    joined = json.loads(out.strip().splitlines()[-1])
+    assert joined["per_deal"] == whole["per_deal"]
+    assert joined["share"] == pytest.approx(whole["share"])
+    assert joined["ci95"] == pytest.approx(whole["ci95"])
+    assert joined["margin"] == pytest.approx(whole["margin"])
+    assert joined["hands"] == whole["hands"] and joined["decisions"] == whole["decisions"]
+    # a gap, or the same deals twice, is refused with a clear message
+    assert main(["bench", "robot", "--combine", str(logs[2]), str(logs[2])]) == 2
+    assert "consecutive deals" in capsys.readouterr().err
+    other = tmp_path / "other.log"
+    other.write_text(logs[2].read_text().replace('"seed": 5', '"seed": 6'))
+    assert main(["bench", "robot", "--combine", str(logs[1]), str(other)]) == 2
+    assert "differ in seed" in capsys.readouterr().err
+    assert main(["bench", "robot", "--combine", str(tmp_path / "missing.log")]) == 2
+    assert "missing.log" in capsys.readouterr().err

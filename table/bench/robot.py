@@ -20,6 +20,8 @@ def configure(p):
                    help='greedy, random, robot, briscolabot, or bot:"COMMAND" (any bot-protocol engine)')
     p.add_argument("--rules", default="classic-2", help="preset name or a JSON settings object")
     p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--first-deal", type=int, default=0,
+                   help="start at this deal of the seed's sequence (to extend an earlier --json run)")
     p.add_argument("--budget-ms", type=float, default=300.0, help="robot budget per decision")
     p.add_argument("--opponent-budget-ms", type=float, default=None, help="when the opponent is a robot")
     p.add_argument("--seed", type=int, default=1)
@@ -28,6 +30,9 @@ def configure(p):
     p.add_argument("--jobs", type=int, default=1, help="deals played in parallel processes")
     p.add_argument("--robot-option", action="append", default=[], metavar="NAME=VALUE",
                    help="a RobotPlayer setting to try (e.g. margin_weight=0.3); repeatable")
+    p.add_argument("--combine", nargs="+", metavar="LOG",
+                   help="play nothing: join the --json summaries of earlier runs of the same settings "
+                        "over consecutive deals (e.g. deals 0-499 and 500-999) into one")
 
 
 def _rules(text):
@@ -104,6 +109,67 @@ def summarize(shares, margins, times):
     }
 
 
+_SAME = ("rules", "opponent", "budget_ms", "seed", "options")
+
+
+def combine(parts):
+    """One summary from the --json summaries of runs over consecutive deal ranges of the same settings.
+
+    The share and its interval come from the per-deal shares, as in one run; the margin and the mean
+    decision times are weighted by hands and decisions. The p95 times cannot be joined exactly from
+    summaries: the largest of the parts' p95 is given (``p95_of_parts``)."""
+    parts = sorted(parts, key=lambda x: x.get("first_deal", 0))
+    for key in _SAME:
+        if any(p.get(key) != parts[0].get(key) for p in parts):
+            raise ValueError(f"the runs differ in {key}: " + ", ".join(repr(p.get(key)) for p in parts))
+    nxt = parts[0].get("first_deal", 0)
+    for p in parts:
+        if p.get("first_deal", 0) != nxt or len(p["per_deal"]) != p["deals"]:
+            raise ValueError(f"the runs do not cover consecutive deals: one starts at deal "
+                             f"{p.get('first_deal', 0)}, the next expected is {nxt}")
+        nxt += p["deals"]
+    shares = [x for p in parts for x in p["per_deal"]]
+    s = summarize(shares, [0.0], [])
+    hands = sum(p["hands"] for p in parts)
+    dec = sum(p["decisions"] for p in parts)
+    s.update(hands=hands, decisions=dec, margin=sum(p["margin"] * p["hands"] for p in parts) / hands,
+             p95_of_parts=True)
+    for k in ("mean_ms", "cpu_mean_ms"):
+        s[k] = sum(p[k] * p["decisions"] for p in parts) / dec if dec else 0.0
+    for k in ("p95_ms", "cpu_p95_ms"):
+        s[k] = max(p[k] for p in parts)
+    return {**{k: parts[0][k] for k in _SAME}, "first_deal": parts[0].get("first_deal", 0), **s,
+            "per_deal": shares}
+
+
+def _read_summary(path):
+    """The --json summary line of a bench robot output file."""
+    import json
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        raise ValueError(f"{path}: {e.strerror}") from None
+    for line in reversed(lines):
+        if line.startswith("{"):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                break
+            if "per_deal" in data:
+                return data
+    raise ValueError(f"{path}: no --json summary of bench robot in it")
+
+
+def _report(s, opponent, rules_text, note=""):
+    lo, hi = s["ci95"]
+    p95 = "largest part's p95" if s.get("p95_of_parts") else "p95"
+    print(f"robot vs {opponent} on {rules_text}: {s['deals']} deals, {s['hands']} hands; "
+          f"share of hands won {s['share']:.3f} (95% CI {lo:.3f}-{hi:.3f}); "
+          f"mean margin {s['margin']:+.1f} points; decision time mean {s['mean_ms']:.0f} ms, "
+          f"{p95} {s['p95_ms']:.0f} ms (CPU time of the deciding thread: mean {s['cpu_mean_ms']:.0f} ms, "
+          f"{p95} {s['cpu_p95_ms']:.0f} ms) over {s['decisions']} searched decisions{note}")
+
+
 def _robot_options(items):
     out = {}
     for item in items:
@@ -156,6 +222,19 @@ def run(args) -> int:
 
     signal.signal(signal.SIGTERM, _stop)  # a stopped run still prints the summary of its deals
     signal.signal(signal.SIGINT, _stop)
+    if args.combine:
+        try:
+            s = combine([_read_summary(p) for p in args.combine])
+        except ValueError as e:
+            print(f"bench robot --combine: {e}", file=sys.stderr)
+            return 2
+        from table.rules import Rules
+        _report(s, s["opponent"], Rules.parse(s["rules"]),
+                f"; deals {s['first_deal']}-{s['first_deal'] + s['deals'] - 1} of seed {s['seed']}, "
+                f"{len(args.combine)} runs joined")
+        if args.json:
+            print(json.dumps(s))
+        return 0
     rules = _rules(args.rules)
     options = _robot_options(args.robot_option)
     init = (args.rules, args.opponent, args.seed, args.budget_ms,
@@ -163,16 +242,16 @@ def run(args) -> int:
     seats = seatings(rules.players)
     extra = f"; robot options {options}" if options else ""
     print(f"bench robot: rules {rules}; opponent {args.opponent}; {args.deals} duplicate deals "
-          f"x {len(seats)} seatings; robot budget {args.budget_ms:g} ms; seed {args.seed}; "
+          f"x {len(seats)} seatings{f' from deal {args.first_deal}' if args.first_deal else ''}; robot budget {args.budget_ms:g} ms; seed {args.seed}; "
           f"{args.jobs} process(es){extra}", flush=True)
     pool = None
     if args.jobs > 1:
         import multiprocessing
         pool = multiprocessing.get_context("spawn").Pool(args.jobs, _init_worker, init)
-        results = pool.imap(_deal, range(args.deals))
+        results = pool.imap(_deal, range(args.first_deal, args.first_deal + args.deals))
     else:
         _init_worker(*init)
-        results = map(_deal, range(args.deals))
+        results = map(_deal, range(args.first_deal, args.first_deal + args.deals))
     shares, margins, times = [], [], []
     t0 = time.perf_counter()
     try:
@@ -200,17 +279,13 @@ def run(args) -> int:
         print("too few deals for a summary")
         return 1
     s = summarize(shares, margins, times)
-    lo, hi = s["ci95"]
-    print(f"robot vs {args.opponent} on {rules}: {s['deals']} deals, {s['hands']} hands; "
-          f"share of hands won {s['share']:.3f} (95% CI {lo:.3f}-{hi:.3f}); "
-          f"mean margin {s['margin']:+.1f} points; decision time mean {s['mean_ms']:.0f} ms, "
-          f"p95 {s['p95_ms']:.0f} ms (CPU time of the deciding thread: mean {s['cpu_mean_ms']:.0f} ms, "
-          f"p95 {s['cpu_p95_ms']:.0f} ms) over {s['decisions']} searched decisions")
+    _report(s, args.opponent, rules)
     opp = _WORKER.get("opp")
     if getattr(opp, "fallbacks", 0):
         print(f"note: the opponent named an unplayable card {opp.fallbacks} times (played its first legal card)")
     if args.json:
         print(json.dumps({"rules": rules.to_json(), "opponent": args.opponent, "budget_ms": args.budget_ms,
-                          "seed": args.seed, "options": options, **s, "per_deal": shares}))
+                          "seed": args.seed, "options": options, "first_deal": args.first_deal, **s,
+                          "per_deal": shares}))
     sys.stdout.flush()
     return 0
