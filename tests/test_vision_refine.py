@@ -1,11 +1,11 @@
-"""Sub-pixel corner refinement on the image edges, and reading a card from its visible cells."""
+"""Sub-pixel corner refinement on the image edges, and reading a card from its visible part."""
 import cv2
 import numpy as np
 
 from vision import detect, synth
-from vision.geometry import Camera
-from vision.identify import Templates, visibility_masks
-from vision.recognise import Recogniser
+from vision.geometry import Camera, long_side
+from vision.identify import Identity, Templates, visibility_masks, visible_pixels
+from vision.recognise import Recogniser, _Page, overlapped
 
 
 def _frame(cards, seed=3):
@@ -52,3 +52,49 @@ def test_trump_half_under_the_stock_is_read():
     near = [s for s in seen if np.hypot(*(s.corners.mean(0) - t.corners.mean(0))) < 15]
     assert near and near[0].code == "11C", [(s.code, s.identity.candidate) for s in near]
     assert not any(s.code not in (None, "11C") for s in seen)
+
+
+def test_visible_pixels_keep_the_seen_rows_of_a_partly_covered_cell():
+    cover = np.zeros((72, 48), np.uint8)
+    cover[43:] = 1  # the bottom 40% covered: the third row of cells (50-75%) is partly seen
+    px = visible_pixels(cover).reshape(4, 3, -1)  # cell rows, cell columns, pixels of a cell
+    assert px[:2].all()  # the top half is seen
+    assert not px[3].any()  # the bottom row of cells is hidden
+    seen = px[2].reshape(3, 9, 8)  # the rows of grid pixels in the partly covered cells
+    assert seen[:, :2].all() and not seen[:, 3:].any()  # seen above the cover, less a margin
+
+
+def test_a_half_covered_card_compared_over_its_visible_pixels_either_way_round():
+    deck = synth.builtin(40)
+    t = Templates.from_deck(deck)
+    cover = np.zeros((72, 48), np.uint8)
+    cover[40:] = 1
+    keep, corners = visibility_masks(cover)
+    rect = t.rects["7E"]
+    for turned in (False, True):
+        img = cv2.rotate(rect, cv2.ROTATE_180) if turned else rect
+        cov = cover[::-1, ::-1].copy() if turned else cover
+        vis = visibility_masks(cov) + (visible_pixels(cov),)
+        s, _ = t._query(img, 0, vis)
+        o, best = np.unravel_index(int(np.argmax(s)), s.shape)
+        assert t.codes[best] == "7E" and bool(o) == turned
+        assert s[o, best] > 0.97
+
+
+def test_a_trump_judged_to_lie_on_the_stock_is_read_as_the_card_below():
+    deck = synth.builtin(40)
+    cards = [synth.Placed("11C", True, 300, 260, 92)] + [
+        synth.Placed(None, False, 262 + 0.5 * k, 260 - 0.3 * k, 2 * k - 2) for k in range(4)]
+    fr = _frame(cards, seed=4)
+    t = fr.truth[0]
+    dets = detect.detect_cards(fr.image)
+    k = min(range(len(dets)), key=lambda i: np.hypot(*(dets[i].corners.mean(0) - t.corners.mean(0))))
+    partners = [False] * len(dets)
+    overlapped(dets, partners=partners)
+    assert partners[k]
+    rec = Recogniser(Templates.from_deck(deck))
+    unknown = Identity(None, True, 0.0, candidate="11C")
+    page = _Page(fr.image)
+    typical = float(np.median([long_side(d.corners) for d in dets]))
+    ident, placed = rec._read_as_below(page, dets, k, typical, unknown, dets[k])
+    assert ident.code == "11C" and ident.view == "masked"

@@ -146,12 +146,31 @@ def _flat(cells, corner) -> np.ndarray:
 
 
 def _masked_corr(tmpl: np.ndarray, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Correlation of the query with every template over the kept cells only: (n,)."""
-    t = tmpl[:, keep]
-    t = t - t.mean(axis=(1, 2), keepdims=True)
-    qq = q[keep] - q[keep].mean()
-    num = np.einsum("nkd,kd->n", t, qq)
-    return num / (np.sqrt(np.einsum("nkd,nkd->n", t, t)) * (np.linalg.norm(qq) + 1e-9) + 1e-9)
+    """Correlation of the query with every template over the kept cells (a mask over cells) or
+    the kept entries (a mask shaped like the cells' features) only: (n,)."""
+    t = tmpl[:, keep].reshape(len(tmpl), -1)
+    t = t - t.mean(axis=1, keepdims=True)
+    qq = q[keep].ravel()
+    qq = qq - qq.mean()
+    num = t @ qq
+    return num / (np.sqrt(np.einsum("nk,nk->n", t, t)) * (np.linalg.norm(qq) + 1e-9) + 1e-9)
+
+
+PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
+PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
+
+
+def visible_pixels(cover: np.ndarray) -> np.ndarray:
+    """Which feature-grid pixels of a covered card show it, in `_split`'s layout (cells, pixels
+    of a cell): shape (12, 72), True where nothing lies on it, PIXEL_MARGIN away from anything
+    that does. A cell a quarter covered was dropped whole, and with it what tells two cards
+    apart when one end is hidden: the crosswise sword of a 7 of espadas, just above the stock."""
+    cov = cv2.resize(cover.astype(np.float32), (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA) > 0
+    if PIXEL_MARGIN:
+        k = 2 * PIXEL_MARGIN + 1
+        cov = cv2.dilate(cov.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    cw, ch = FEAT_W // CELLS[0], FEAT_H // CELLS[1]
+    return ~cov.reshape(CELLS[1], ch, CELLS[0], cw).swapaxes(1, 2).reshape(CELLS[0] * CELLS[1], -1)
 
 
 def visibility_masks(cover: np.ndarray, max_cover: float = 0.2):
@@ -241,16 +260,22 @@ class Templates:
         are ignored: for a partly covered card; for a whole card they are the evidence (the one
         extra pip that tells a 7 from a 6), so none are dropped. `visible` (cell_mask, corner_mask)
         for the card as rectified: when another card is known to lie on this one, only the
-        visible cells are compared, renormalised over those cells alone."""
+        visible cells are compared, renormalised over those cells alone; with a third entry
+        (`visible_pixels`), over those feature-grid pixels instead."""
         out, flats = [], []
         for o, (cells, corner) in enumerate(features_both(rect_bgr)):
             flats.append(_flat(cells, corner))
             if visible is not None:
-                keep, kc = visible
+                keep, kc = visible[:2]
                 if o == 1:  # turned 180 degrees: the cell order and the two index corners reverse
                     keep, kc = keep[::-1], kc[::-1]
-                s = W_LIGHT * _masked_corr(self.light, cells[0], keep) + \
-                    W_CHROMA * _masked_corr(self.chroma, cells[1], keep)
+                if len(visible) > 2:  # visible pixels; turned, the raveled grid reverses
+                    px = visible[2][::-1, ::-1] if o == 1 else visible[2]
+                    s = W_LIGHT * _masked_corr(self.light, cells[0], px) + \
+                        W_CHROMA * _masked_corr(self.chroma, cells[1], np.repeat(px, 2, axis=1))
+                else:
+                    s = W_LIGHT * _masked_corr(self.light, cells[0], keep) + \
+                        W_CHROMA * _masked_corr(self.chroma, cells[1], keep)
                 if kc.any():
                     s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
                 else:
@@ -356,6 +381,9 @@ class Templates:
         if vis is not None:
             ident = self._identify_at(image, corners, threshold, refine_below, 0, "masked", vis,
                                       alternatives, variants)
+            if ident.code is None and ident.candidate != "back" and PIXEL_MASK:
+                ident = self._finer_look(image, corners, threshold, refine_below, cover, vis,
+                                         alternatives, variants, ident)
             if ident.code is not None or ident.candidate == "back":
                 return ident
             # unsure over the visible cells: the whole card (robust to a few cells) may still do
@@ -364,6 +392,18 @@ class Templates:
             return alt if alt.code is not None else ident
         return self._identify_at(image, corners, threshold, refine_below, drop, occluded, None,
                                  alternatives, variants)
+
+    def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
+                    variants, ident: Identity) -> Identity:
+        """A covered card left unknown over its visible cells, compared again over its visible
+        pixels (`visible_pixels`). Named only when that reading is sure, names the card the cells
+        preferred, and its pair test does not side with the runner-up: alone, the finer comparison
+        turned a few misplaced outlines into wrong codes (the pixels next to the cover map's edge
+        see the card on top)."""
+        finer = self._identify_at(image, corners, threshold, refine_below, 0, "masked",
+                                  vis + (visible_pixels(cover),), alternatives, variants)
+        sure = finer.code is not None and finer.code == ident.candidate and finer.pair > 0.0
+        return finer if sure else ident
 
     def _identify_at(self, image, corners, threshold, refine_below, drop, occluded, vis,
                      alternatives, variants) -> Identity:

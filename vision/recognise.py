@@ -39,9 +39,10 @@ class Timing:
     per_stage: Dict[str, float] = field(default_factory=dict)
 
 
-def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
+def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = None) -> List[bool]:
     """Which detections lie partly under another one (a trick, the trump under the stock). Of two
-    overlapping cards the one whose sides are less visible (lower detection score) is below."""
+    overlapping cards the one whose sides are less visible (lower detection score) is below.
+    ``partners``, if given, is set True for every detection that overlaps another at all."""
     quads = [d.corners.astype(np.float32) for d in dets]
     areas = [cv2.contourArea(q) for q in quads]
     out = [False] * len(dets)
@@ -51,6 +52,8 @@ def overlapped(dets, min_frac: float = 0.02) -> List[bool]:
                 continue
             inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
             if inter > min_frac * min(areas[i], areas[j]):
+                if partners is not None:
+                    partners[i] = partners[j] = True
                 si, sj = dets[i].score, dets[j].score
                 if si <= sj + 0.02:
                     out[i] = True
@@ -86,6 +89,9 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     return out
 
 
+OTHER_ORDER = True  # an unknown card judged on top in an overlap is also read as the one below
+
+
 def doubtful(ident: Identity) -> bool:
     """A reading over threshold that is still worth a second look at the card's outline: a near-tie
     with the runner-up, or a whole card matching its template only fairly."""
@@ -111,13 +117,18 @@ class Recogniser:
         dets = detect.detect_cards(image, self.card_long_px)
         t1 = time.perf_counter()
         out = []
-        covered = overlapped(dets)
+        partners = [False] * len(dets)
+        covered = overlapped(dets, partners=partners)
         typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
         covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
         page = _Page(image)
-        for d, occ, cov in zip(dets, covered, covers):
+        for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
-                ident, d = self._read(page, d, occ, cov, typical)
+                ident, placed = self._read(page, d, occ, cov, typical)
+                if OTHER_ORDER and partners[k] and not occ and ident.code is None and \
+                        ident.candidate != "back" and self.use_cover:
+                    ident, placed = self._read_as_below(page, dets, k, typical, ident, placed)
+                d = placed
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
@@ -157,6 +168,22 @@ class Recogniser:
             if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
                 ident, d = again, detect.Detection(q, d.score)
         return ident, d
+
+    def _read_as_below(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
+                       placed: detect.Detection):
+        """A card judged to lie on another and left unknown, read again as the one below, over
+        the part the other leaves visible: the detection scores that decide the order get about
+        a fifth of the overlapping pairs of fitting scenes wrong (a trump whose outline was
+        fitted more cleanly than the stock's is read whole, stock and all, and stays unknown).
+        Taken only when sure and when the pair test does not side with the runner-up (a trump
+        read over its visible half with its outline 12 px off otherwise turned a 10 into an 11
+        on fitting scenes). The other way round (a card judged below read whole) named the 8 of
+        oros under the stock a 7 four times in 150 fitting scenes: not done."""
+        cov = cover_maps(dets, [j == k for j in range(len(dets))])[k]
+        again, there = self._read(page, dets[k], True, cov, typical)
+        if again.code is not None and again.pair > 0.0:
+            return again, there
+        return ident, placed
 
     def _refined(self, page: "_Page", d: detect.Detection, ident: Identity, kw):
         """Unsure, or sure by a hair: place the sides on the image edges to sub-pixel accuracy and
