@@ -478,3 +478,7 @@ def test_bench_robot_extends_a_run_and_joins_the_parts(capsys, tmp_path):
     assert "differ in seed" in capsys.readouterr().err
     assert main(["bench", "robot", "--combine", str(tmp_path / "missing.log")]) == 2
     assert "missing.log" in capsys.readouterr().err
+    torn = tmp_path / "torn.log"
+    torn.write_text('{"per_deal": [1.0]}\n')
+    assert main(["bench", "robot", "--combine", str(torn)]) == 2
+    assert "no --json summary" in capsys.readouterr().err

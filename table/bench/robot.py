@@ -155,7 +155,9 @@ def _read_summary(path):
                 data = json.loads(line)
             except ValueError:
                 break
-            if "per_deal" in data:
+            need = ("per_deal", "deals", "hands", "margin", "decisions", "mean_ms", "cpu_mean_ms",
+                    "p95_ms", "cpu_p95_ms") + _SAME
+            if isinstance(data, dict) and all(k in data for k in need):
                 return data
     raise ValueError(f"{path}: no --json summary of bench robot in it")
 
@@ -235,14 +237,17 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(s))
         return 0
+    if args.first_deal < 0:
+        raise SystemExit("--first-deal: a deal number, 0 or more")
     rules = _rules(args.rules)
     options = _robot_options(args.robot_option)
     init = (args.rules, args.opponent, args.seed, args.budget_ms,
             args.opponent_budget_ms or args.budget_ms, options)
     seats = seatings(rules.players)
     extra = f"; robot options {options}" if options else ""
+    start = f" from deal {args.first_deal}" if args.first_deal else ""
     print(f"bench robot: rules {rules}; opponent {args.opponent}; {args.deals} duplicate deals "
-          f"x {len(seats)} seatings{f' from deal {args.first_deal}' if args.first_deal else ''}; robot budget {args.budget_ms:g} ms; seed {args.seed}; "
+          f"x {len(seats)} seatings{start}; robot budget {args.budget_ms:g} ms; seed {args.seed}; "
           f"{args.jobs} process(es){extra}", flush=True)
     pool = None
     if args.jobs > 1:
