@@ -41,12 +41,17 @@ def test_visibility_masks():
     assert visibility_masks(cover) is None
 
 
-def test_trump_half_under_the_stock_is_read():
+def _trump_under_the_stock():
+    """The built-in deck, a frame of the 11 of copas half under a stock of four backs, its truth."""
     deck = synth.builtin(40)
     cards = [synth.Placed("11C", True, 300, 260, 92)] + [
         synth.Placed(None, False, 262 + 0.5 * k, 260 - 0.3 * k, 2 * k - 2) for k in range(4)]
     fr = _frame(cards, seed=4)
-    t = fr.truth[0]
+    return deck, fr, fr.truth[0]
+
+
+def test_trump_half_under_the_stock_is_read():
+    deck, fr, t = _trump_under_the_stock()
     assert 0.5 < t.visible < 0.8
     seen = Recogniser(Templates.from_deck(deck)).recognise(fr.image)
     near = [s for s in seen if np.hypot(*(s.corners.mean(0) - t.corners.mean(0))) < 15]
@@ -82,11 +87,7 @@ def test_a_half_covered_card_compared_over_its_visible_pixels_either_way_round()
 
 
 def test_a_trump_judged_to_lie_on_the_stock_is_read_as_the_card_below():
-    deck = synth.builtin(40)
-    cards = [synth.Placed("11C", True, 300, 260, 92)] + [
-        synth.Placed(None, False, 262 + 0.5 * k, 260 - 0.3 * k, 2 * k - 2) for k in range(4)]
-    fr = _frame(cards, seed=4)
-    t = fr.truth[0]
+    deck, fr, t = _trump_under_the_stock()
     dets = detect.detect_cards(fr.image)
     k = min(range(len(dets)), key=lambda i: np.hypot(*(dets[i].corners.mean(0) - t.corners.mean(0))))
     partners = [False] * len(dets)
