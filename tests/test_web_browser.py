@@ -115,7 +115,9 @@ def test_replay_steps_through_a_finished_hand_and_shows_its_frames(table, open_p
         expect(page.locator("#step")).to_have_text(str(n))
     page.wait_for_function(loaded)
     assert page.get_attribute("#trick-frame", "src") != first_src
-    assert page.evaluate("[...document.querySelectorAll('#rtrick img.settle')].every(i => i.complete && i.naturalWidth > 0)")
+    # the settle frames load on their own: wait for them (an immediate check raced them on a busy machine)
+    page.wait_for_function("() => [...document.querySelectorAll('#rtrick img.settle')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
     expect(page.locator("#next")).to_be_disabled()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#step")).to_have_text("19")
