@@ -91,15 +91,21 @@ def play_deal(rules, deck, robot_seats, robot, opponent, times):
     return result, mine - other
 
 
-def summarize(shares, margins, times):
+def share_ci(shares):
+    """Mean of the per-deal shares and its 95% interval (normal approximation over deals)."""
     n = len(shares)
     mean = sum(shares) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n > 1 else float("nan")
+    return mean, [mean - half, mean + half]
+
+
+def summarize(shares, margins, times):
+    mean, ci = share_ci(shares)
     ts = sorted(t for t, _ in times)
     cs = sorted(c for _, c in times)
     return {
-        "deals": n, "hands": len(margins), "share": mean, "ci95": [mean - half, mean + half],
+        "deals": len(shares), "hands": len(margins), "share": mean, "ci95": ci,
         "margin": sum(margins) / len(margins),
         "decisions": len(ts),
         "mean_ms": 1000 * sum(ts) / len(ts) if ts else 0.0,
@@ -110,6 +116,8 @@ def summarize(shares, margins, times):
 
 
 _SAME = ("rules", "opponent", "budget_ms", "seed", "options")
+_SUMMARY = ("per_deal", "deals", "hands", "margin", "decisions", "mean_ms", "cpu_mean_ms", "p95_ms",
+            "cpu_p95_ms") + _SAME  # what --combine needs of each part
 
 
 def combine(parts):
@@ -129,11 +137,12 @@ def combine(parts):
                              f"{p.get('first_deal', 0)}, the next expected is {nxt}")
         nxt += p["deals"]
     shares = [x for p in parts for x in p["per_deal"]]
-    s = summarize(shares, [0.0], [])
+    mean, ci = share_ci(shares)
     hands = sum(p["hands"] for p in parts)
     dec = sum(p["decisions"] for p in parts)
-    s.update(hands=hands, decisions=dec, margin=sum(p["margin"] * p["hands"] for p in parts) / hands,
-             p95_of_parts=True)
+    s = {"deals": len(shares), "hands": hands, "share": mean, "ci95": ci,
+         "margin": sum(p["margin"] * p["hands"] for p in parts) / hands, "decisions": dec,
+         "p95_of_parts": True}
     for k in ("mean_ms", "cpu_mean_ms"):
         s[k] = sum(p[k] * p["decisions"] for p in parts) / dec if dec else 0.0
     for k in ("p95_ms", "cpu_p95_ms"):
@@ -155,9 +164,7 @@ def _read_summary(path):
                 data = json.loads(line)
             except ValueError:
                 break
-            need = ("per_deal", "deals", "hands", "margin", "decisions", "mean_ms", "cpu_mean_ms",
-                    "p95_ms", "cpu_p95_ms") + _SAME
-            if isinstance(data, dict) and all(k in data for k in need):
+            if isinstance(data, dict) and all(k in data for k in _SUMMARY):
                 return data
     raise ValueError(f"{path}: no --json summary of bench robot in it")
 
