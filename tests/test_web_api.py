@@ -3,6 +3,7 @@ referee auth (PIN, CSRF, rate limit) and malformed requests that must change not
 import json
 
 import pytest
+from werkzeug.security import check_password_hash
 
 from table.events import Event
 from table.ledger import Ledger
@@ -206,7 +207,12 @@ def test_session_cookie_is_strict_and_survives_a_restart(tmp_path):
     r = c.post("/api/referee/login", json={"pin": PIN}, headers={"X-CSRF-Token": tok})
     cookie = r.headers["Set-Cookie"]
     assert "SameSite=Strict" in cookie and "HttpOnly" in cookie
-    assert s.get_meta("web.referee_pin") != PIN and PIN not in s.get_meta("web.referee_pin")
+    # stored as a salted hash, never in clear (the salt and digest are random text, which may hold
+    # "4321" by chance: the clear PIN is looked for in the method part only)
+    stored = s.get_meta("web.referee_pin")
+    method, salt, digest = stored.split("$")
+    assert stored != PIN and PIN not in method and salt and digest
+    assert check_password_hash(stored, PIN) and not check_password_hash(stored, "1234")
     value = c.get_cookie("brisca_session").value
     app2 = create_app(s, {"TESTING": True})  # a restarted service with the same data dir
     c2 = app2.test_client()
