@@ -97,3 +97,11 @@ def test_size_check_rejects_a_skewed_quadrilateral():
     skewed = q.copy()
     skewed[1] += [4, -9]  # one side fitted to a neighbouring card's edge
     assert not detect._size_ok(skewed, 90.0)
+
+
+def test_a_rounded_corner_cut_by_one_long_chamfer_is_still_a_corner():
+    # the polygon of a merged blob can cut a rounded card corner with one edge just long enough to
+    # count as a side: the sides either side of it still meet at the card's corner
+    poly = np.array([[0, 0], [60, 0], [60, 80], [52, 90], [0, 90]], float)  # chamfer of 12.8
+    corners = [c[0] for c in detect._corners(poly, 12.0) if c[5] > 0]
+    assert min(np.hypot(*(p - [60, 90])) for p in corners) < 1.0, corners

@@ -23,6 +23,7 @@ SEGMENT_CORNERS = False  # blob parts no outline corner explains: corners of lon
 REFINED_SIZE = True  # card size from the refined sides of single cards, not the chamfered polygon
 ONE_SCALE = True  # one card scale where the perspective size model agrees with the typical size
 RECT_CHECK = True  # reject refined merged-blob quadrilaterals whose opposite sides differ
+CHAMFER_EDGES = True  # pair the long edges either side of a short edge at a rounded corner
 TRIM_FIT = True  # refit each side on the outline points near the first fit
 LOCAL_MIN = 3  # single cards needed for the perspective size model
 LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card size
@@ -94,9 +95,14 @@ def _corners(poly: np.ndarray, min_len: float):
     n = len(poly)
     out = []
     area_sign = np.sign(cv2.contourArea(poly.astype(np.float32), oriented=True)) or 1.0
-    for k in range(len(edges)):
+    pairs = [(k, (k + 1) % len(edges)) for k in range(len(edges))]
+    if CHAMFER_EDGES and len(edges) >= 4:
+        # a rounded corner can come out of the polygon approximation as one edge just long
+        # enough to count: pair the edges either side of it too
+        pairs += [(k, (k + 2) % len(edges)) for k in range(len(edges))]
+    for k, k2 in pairs:
         i, a1, b1, d1, l1 = edges[k]
-        j, a2, b2, d2, l2 = edges[(k + 1) % len(edges)]
+        j, a2, b2, d2, l2 = edges[k2]
         gap = (j - i) % n
         if gap < 1 or gap > 3 or len(edges) < 2:
             continue
