@@ -105,3 +105,29 @@ def test_a_rounded_corner_cut_by_one_long_chamfer_is_still_a_corner():
     poly = np.array([[0, 0], [60, 0], [60, 80], [52, 90], [0, 90]], float)  # chamfer of 12.8
     corners = [c[0] for c in detect._corners(poly, 12.0) if c[5] > 0]
     assert min(np.hypot(*(p - [60, 90])) for p in corners) < 1.0, corners
+
+
+
+def _card_quad(cx, cy, angle_deg, long_=60.0, short=40.0):
+    a = np.deg2rad(angle_deg)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c = np.array([cx, cy])
+    return np.array([c - u * short / 2 - v * long_ / 2, c + u * short / 2 - v * long_ / 2,
+                     c + u * short / 2 + v * long_ / 2, c - u * short / 2 + v * long_ / 2])
+
+
+def test_card_size_from_merged_blobs_when_no_card_lies_alone():
+    # every card touches another, so the card size must come from the sides of the merged blobs;
+    # the white squares of the four calibration markers must not outvote them
+    import cv2
+
+    mask = np.zeros((360, 640), np.uint8)
+    for x, y in ((20, 20), (570, 30), (15, 290), (560, 300)):
+        cv2.rectangle(mask, (x, y), (x + 44, y + 44), 255, -1)
+    for cx, cy, ang in ((200, 150, 5), (560 - 380, 150 + 50, 95), (400, 200, -20), (445, 230, 65)):
+        cv2.fillConvexPoly(mask, np.round(_card_quad(cx, cy, ang) * 16).astype(np.int32), 255, shift=4)
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    cleans = [detect._clean_quad(c) for c in contours]
+    assert not any(cleans[i] for i in range(len(cleans)) if cv2.contourArea(contours[i]) > 2500)
+    hint = detect._card_length_hint([None] * len(contours), contours, 35.0, 190.0)
+    assert hint is not None and abs(hint / 60.0 - 1) < 0.05, hint

@@ -395,6 +395,26 @@ def _size_ok(q: np.ndarray, long_px: float, tol: float = 0.05) -> bool:
     return abs(long_ / long_px - 1) < tol and abs(short * CARD_ASPECT / long_px - 1) < tol
 
 
+def _square(contour: np.ndarray) -> bool:
+    """A convex, nearly square blob: no card or pile of cards looks like that, a marker does."""
+    hull = cv2.convexHull(contour)
+    harea = cv2.contourArea(hull)
+    if harea <= 0 or cv2.contourArea(contour) / harea < 0.93:
+        return False
+    (_, _), (a, b), _ = cv2.minAreaRect(hull)
+    return min(a, b) > 0 and max(a, b) / min(a, b) < 1.15
+
+
+def _on_outline(contour: np.ndarray, a, b, tol: float = 2.0) -> bool:
+    """Whether the segment a-b runs along the blob outline (a whole side of a card), not across
+    the blob between the corners of two different cards that happen to line up."""
+    for t in np.linspace(0.1, 0.9, 9):
+        x, y = a + t * (b - a)
+        if abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True)) > tol:
+            return False
+    return True
+
+
 def _card_length_hint(cleans, contours, lo: float = 30.0, hi: float = 200.0) -> Optional[float]:
     """The card's long side in work pixels: from single clean cards if there are any, else from
     the complete straight sides (right angles at both ends) of the merged blobs."""
@@ -403,6 +423,8 @@ def _card_length_hint(cleans, contours, lo: float = 30.0, hi: float = 200.0) -> 
         return float(np.median(lengths))
     sides = []
     for c in contours:
+        if _square(c):
+            continue  # a calibration marker's white square: its sides would outvote the cards'
         poly = cv2.approxPolyDP(c, 1.5, True).reshape(-1, 2).astype(np.float64)
         corners = _corners(poly, 6.0)
         pts = [k[0] for k in corners]
@@ -411,19 +433,36 @@ def _card_length_hint(cleans, contours, lo: float = 30.0, hi: float = 200.0) -> 
                 ln = float(np.hypot(*(pts[i] - pts[j])))
                 # both ends are corners and the segment runs along one corner's edge
                 d = (pts[j] - pts[i]) / (ln + 1e-9)
-                if ln > 12 and max(abs(d @ corners[i][1]), abs(d @ corners[i][3])) > 0.99:
-                    sides.append(ln)
+                if ln > 12 and max(abs(d @ corners[i][1]), abs(d @ corners[i][3])) > 0.99 \
+                        and _on_outline(c, pts[i], pts[j]):
+                    # the other sides seen at its two corners: a side is no card's long side if
+                    # the sides across it run on longer than a card is wide
+                    across = max(_across(corners[k], d) for k in (i, j))
+                    sides.append((ln, across <= 1.15 * ln / CARD_ASPECT, across <= 1.15 * ln * CARD_ASPECT))
     if not sides:
         return None
+
+    def as_long(x, cand):
+        return x[1] and abs(x[0] / cand - 1) < 0.06
+
+    def as_short(x, cand):
+        return x[2] and abs(x[0] * CARD_ASPECT / cand - 1) < 0.06
+
     best, votes = None, -1
-    for ln in sides:
-        for cand in (ln, ln * CARD_ASPECT):
-            if not lo <= cand <= hi:
+    for side in sides:
+        for cand, ok in ((side[0], side[1]), (side[0] * CARD_ASPECT, side[2])):
+            if not ok or not lo <= cand <= hi:
                 continue
-            v = sum(1 for x in sides if abs(x / cand - 1) < 0.06 or abs(x * CARD_ASPECT / cand - 1) < 0.06)
+            v = sum(1 for x in sides if as_long(x, cand) or as_short(x, cand))
             if v > votes or (v == votes and cand > best):
                 best, votes = cand, v
     return best
+
+
+def _across(corner, d) -> float:
+    """How far the side of ``corner`` that does not run along ``d`` is seen."""
+    _, da, la, db, lb, _ = corner
+    return lb if abs(float(d @ da)) > abs(float(d @ db)) else la
 
 
 def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
