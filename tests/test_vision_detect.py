@@ -131,3 +131,17 @@ def test_card_size_from_merged_blobs_when_no_card_lies_alone():
     assert not any(cleans[i] for i in range(len(cleans)) if cv2.contourArea(contours[i]) > 2500)
     hint = detect._card_length_hint([None] * len(contours), contours, 35.0, 190.0)
     assert hint is not None and abs(hint / 60.0 - 1) < 0.05, hint
+
+
+def test_a_card_with_both_ends_covered_is_found_from_its_sides():
+    # two cards across both ends of a third hide all four of its corners: only its long sides
+    # show on the outline of the merged blob
+    cards = [synth.Placed("5C", True, 400, 300, 0), synth.Placed("12B", True, 400, 230, 90),
+             synth.Placed("3O", True, 400, 372, 90)]
+    camera = Camera(height_mm=750, hfov_deg=66, pitch_deg=3, roll_deg=-2)
+    frame = synth.render_scene(synth.Scene(cards, synth.builtin(40), camera,
+                                           synth.TableSpec(cloth_seed=5), synth.Nuisances()), seed=1)
+    dets = detect.detect_cards(frame.image)
+    assert len(dets) == 3
+    for t in frame.truth:
+        assert _matched(t, dets), t.code

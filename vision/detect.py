@@ -4,7 +4,9 @@ Cards are lighter than the cloth. A half-resolution foreground mask (relative to
 so lighting gradients do not matter) gives blobs. A blob that is one clean quadrilateral is one
 card. Blobs of touching or overlapping cards, or cards merged with a hand, are split by hypothesising
 a card of the known size at every right-angled corner of the blob outline and keeping the
-hypotheses that the mask supports, one per card centre.
+hypotheses that the mask supports, one per card centre. Where part of a blob is still unexplained
+(a card whose corners are all under other cards or a hand), a card is hypothesised at either end of
+each long straight outline edge beside that part.
 """
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ CHAMFER_EDGES = True  # pair the long edges either side of a short edge at a rou
 TRIM_FIT = True  # refit each side on the outline points near the first fit
 LOCAL_MIN = 3  # single cards needed for the perspective size model
 LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card size
+EDGE_HYPOTHESES = True  # cards along long straight outline edges, where no corner explains a blob part
+EDGE_MIN = 0.8  # such an edge is at least this many card widths long
+EDGE_PENALTY = 0.05  # and its card scores a little less than one found at a right-angled corner
 SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
 SEGMENT_MAX = 12  # edge corners tried per blob
 _HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
@@ -303,6 +308,60 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
     return out
 
 
+def _edge_hypotheses(contour, mask, long_px, gray, outline_dist, scales, unexplained, origin):
+    """Cards hypothesised along the long straight edges of the blob outline that run beside the
+    part no other hypothesis explains: the card lies on the blob's side of the edge, with a corner
+    at either end of it, and is scored like a corner hypothesis."""
+    poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+    short_px = long_px / CARD_ASPECT
+    h, w = mask.shape
+    sizes = np.array([[long_px, short_px], [short_px, long_px]])
+    origin = np.asarray(origin, np.float64)
+    out = []
+    for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
+        n = np.array([-d[1], d[0]])
+        mid = (a + b) / 2
+        probe = mid + 3 * n
+        if not (0 <= probe[0] < w and 0 <= probe[1] < h) or not mask[int(probe[1]), int(probe[0])]:
+            n = -n
+        if not _inside(unexplained, mid + 0.25 * short_px * n - origin):
+            continue  # the card beside this edge is already explained
+        ends = np.array([a, b])
+        dirs = np.array([d, -d])
+        # (end, orientation, point): a 3 x 3 grid over each card, then its centre
+        along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
+        across = n * (sizes[:, 1, None] * _FB)[None, :, :, None]
+        pts = (ends[:, None, None, :] + along + across).astype(int)
+        on = _lookup(mask, pts[:, :, :9]).all(axis=2)
+        on &= _lookup(unexplained, pts[:, :, 9] - origin.astype(int))
+        on &= ln <= sizes[:, 0] * 1.12
+        for e in np.nonzero(on.any(axis=1))[0]:
+            # only where the card would lie on the blob and its centre in the unexplained part
+            p, da = ends[e], dirs[e]
+            best = _corner_hypothesis(p, da, ln, n, 0.0, mask, long_px, gray, outline_dist, scales)
+            if best is not None and best[0] > 1.5:
+                out.append((best[0] - 1.0 - EDGE_PENALTY, best[1]))
+    return out
+
+
+_FA = np.array([0.15, 0.15, 0.15, 0.5, 0.5, 0.5, 0.85, 0.85, 0.85, 0.5])  # a 3 x 3 grid, then the centre
+_FB = np.array([0.15, 0.5, 0.85, 0.15, 0.5, 0.85, 0.15, 0.5, 0.85, 0.5])
+
+
+def _inside(m: np.ndarray, p) -> bool:
+    x, y = int(p[0]), int(p[1])
+    return 0 <= x < m.shape[1] and 0 <= y < m.shape[0] and bool(m[y, x])
+
+
+def _lookup(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """m at integer points (..., 2) as x, y; False outside."""
+    x, y = pts[..., 0], pts[..., 1]
+    ok = (x >= 0) & (x < m.shape[1]) & (y >= 0) & (y < m.shape[0])
+    out = np.zeros(x.shape, bool)
+    out[ok] = m[y[ok], x[ok]] > 0
+    return out
+
+
 def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     """A side that is not on the blob outline (it crosses another card) moved along its normal to
     the strongest light-inside / darker-outside edge nearby; returns a point on the new line."""
@@ -532,24 +591,31 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                 kept.append(quad)
                 scores.append(score)
         keep(hyps)
-        if SEGMENT_CORNERS:
-            # part of the blob no hypothesis explains (a card whose corners are all inside the
-            # blob or hidden): look for its corners where long straight image edges meet
+        if SEGMENT_CORNERS or EDGE_HYPOTHESES:
+            # part of the blob no hypothesis explains: a card with no right-angled corner on the
+            # outline (its corners under other cards or a hand, or inside the blob)
             x, y, w, h = cv2.boundingRect(c)
             blob = np.zeros((h, w), np.uint8)
             cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
             for k in kept:
                 cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
             if cv2.countNonZero(blob) > SEGMENT_GATE * blob_hint * blob_hint / CARD_ASPECT:
-                seg = []
                 short_px = blob_hint / CARD_ASPECT
-                corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
-                for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
-                    best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, gray,
-                                              outline_dist, scales)
-                    if best is not None and best[0] > 1.5:
-                        seg.append((best[0] - 1.0, best[1]))
-                keep(sorted(seg, key=lambda t: -t[0]))
+                if EDGE_HYPOTHESES:
+                    # a long straight stretch of outline is one side of a card, and one of its ends
+                    # is often that card's corner
+                    keep(sorted(_edge_hypotheses(c, mask, blob_hint, gray, outline_dist, scales, blob,
+                                                 (x, y)), key=lambda t: -t[0]))
+                if SEGMENT_CORNERS:
+                    # corners where long straight image edges meet inside the blob
+                    seg = []
+                    corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
+                    for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
+                        best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, gray,
+                                                  outline_dist, scales)
+                        if best is not None and best[0] > 1.5:
+                            seg.append((best[0] - 1.0, best[1]))
+                    keep(sorted(seg, key=lambda t: -t[0]))
         for score, quad in zip(scores, kept):
             pts = c.reshape(-1, 2).astype(np.float64)
             q0 = order_corners(quad).astype(np.float64)
