@@ -152,6 +152,20 @@ def test_robot_deterministic_given_seed():
     assert a[0] == a[1] == a[2]
 
 
+def test_robot_scores_the_margin_by_the_rules_it_plays():
+    # 0.2 in the classic 2-player game (measured best there), 0.5 in the variants and with more
+    # players: the default robot scores every card as the robot with that weight set by hand
+    for preset, weight in (("classic-2", 0.2), ("arrastre-2", 0.5), ("classic-3", 0.5)):
+        rules = Rules.parse(preset)
+        g = _advance(Game.random(rules, random.Random(6)), random.Random(6), 12, 0)
+        v = g.view(g.turn)
+        cards = [a.card.index for a in v.legal_actions if isinstance(a, Play)]
+        default = RobotPlayer(budget_ms=5, seed=3).evaluate(v, cards)
+        assert default == RobotPlayer(budget_ms=5, seed=3, margin_weight=weight).evaluate(v, cards)
+        other = 0.5 if weight == 0.2 else 0.2
+        assert default != RobotPlayer(budget_ms=5, seed=3, margin_weight=other).evaluate(v, cards)
+
+
 def test_robot_takes_the_swap():
     rules = Rules.parse("classic-2")
     for seed in range(200):
