@@ -269,13 +269,12 @@ class Templates:
                 keep, kc = visible[:2]
                 if o == 1:  # turned 180 degrees: the cell order and the two index corners reverse
                     keep, kc = keep[::-1], kc[::-1]
+                keep_light = keep_chroma = keep
                 if len(visible) > 2:  # visible pixels; turned, the raveled grid reverses
-                    px = visible[2][::-1, ::-1] if o == 1 else visible[2]
-                    s = W_LIGHT * _masked_corr(self.light, cells[0], px) + \
-                        W_CHROMA * _masked_corr(self.chroma, cells[1], np.repeat(px, 2, axis=1))
-                else:
-                    s = W_LIGHT * _masked_corr(self.light, cells[0], keep) + \
-                        W_CHROMA * _masked_corr(self.chroma, cells[1], keep)
+                    keep_light = visible[2][::-1, ::-1] if o == 1 else visible[2]
+                    keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
+                s = W_LIGHT * _masked_corr(self.light, cells[0], keep_light) + \
+                    W_CHROMA * _masked_corr(self.chroma, cells[1], keep_chroma)
                 if kc.any():
                     s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
                 else:
