@@ -213,3 +213,32 @@ def test_an_outline_placed_off_the_card_is_moved_back_onto_its_artwork():
         assert after.code in (code, None)  # never a confident wrong card
         right += after.code == code and np.abs(q - truth.corners).max() < 6
     assert right >= 5
+
+
+def test_a_covered_card_is_named_by_its_visible_index_numeral(monkeypatch):
+    """A 7 of bastos lying at 180 degrees with a card over the half that holds the pip telling it
+    from the 6: over what is visible the two tie, and the card stays unknown. Its visible index
+    numeral says 7 outright (`Templates.index_test`)."""
+    deck = synth.builtin(40)
+    t = identify.Templates.from_deck(deck)
+    cam = Camera(height_mm=760, hfov_deg=68, pitch_deg=2, roll_deg=-3)
+    nz = synth.Nuisances(light=(0.95, 0.15, -0.1), glare=(500, 250, 50, 60), blur=0.5, noise=2.5, jpeg=88)
+    cards = [synth.Placed("7B", True, 400, 300, 180.0), synth.Placed(None, False, 400, 345, 180.0),
+             synth.Placed("2C", True, 150, 150, 10), synth.Placed("3O", True, 700, 150, -20),
+             synth.Placed(None, False, 700, 450, 30)]
+    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=4), nz), seed=1)
+
+    def seven():
+        seen = Recogniser(t).recognise(fr.image)
+        return min(seen, key=lambda s: np.hypot(*(s.corners.mean(0) - fr.truth[0].corners.mean(0))))
+
+    monkeypatch.setattr(identify, "INDEX_TEST", False)
+    before = seven()
+    assert before.code is None and before.identity.candidate == "7B"
+    monkeypatch.setattr(identify, "INDEX_TEST", True)
+    after = seven()
+    assert after.code == "7B" and after.confidence >= 0.5
+    # the numeral alone: the template against itself and against the 6
+    rect = t.rects["7B"]
+    assert t.index_vote(rect, "7B", "6B")[1] > 0.9
+    assert t.index_vote(t.rects["6B"], "7B", "6B")[1] < -0.9
