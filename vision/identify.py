@@ -36,7 +36,7 @@ class Identity:
     pair: float = 0.0  # pairwise verification against the runners-up (+1 clear, -1 the other)
     view: str = "whole"  # what was compared: the whole card, "occluded" (worst cells dropped), "masked"
     searched: bool = False  # read after `Templates.align` moved the outline (see `searched`)
-    runners: tuple = ()  # the next codes after the candidate, best first (for the index test)
+    runners: tuple = ()  # the next codes after the candidate that it barely beats (index test)
 
     @property
     def face(self) -> str:
@@ -170,6 +170,7 @@ INDEX_SIGMAS = (0.0, 1.0, 2.0, 3.0)  # template blurs tried: the camera's blur i
 INDEX_FIT = 0.6  # the index corner must look like an index corner of the deck there
 INDEX_SURE = 0.5  # vote needed against each runner-up (+1: exactly the candidate's numeral)
 INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
+INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to the candidate
 INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting and check seeds
 PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
 PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
@@ -547,7 +548,8 @@ class Templates:
         bonus = 0.0 if occluded in ("masked", "covered") else pair_bonus(pair)
         conf = calibrate(sc, mg + bonus, view) * verified(pair, mg)
         extra = dict(candidate=code, score=sc, margin=mg, pair=pair, view=view,
-                     runners=tuple(self.codes[int(o)] for o in order[1:3]))
+                     runners=tuple(self.codes[int(o)] for o in order[1:3]
+                                   if per_code[best] - per_code[o] < INDEX_GAP))
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
         if conf < threshold:
