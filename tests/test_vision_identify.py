@@ -242,3 +242,21 @@ def test_a_covered_card_is_named_by_its_visible_index_numeral(monkeypatch):
     rect = t.rects["7B"]
     assert t.index_vote(rect, "7B", "6B")[1] > 0.9
     assert t.index_vote(t.rects["6B"], "7B", "6B")[1] < -0.9
+
+
+def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_between_suits():
+    deck = synth.builtin(40)
+    t = identify.Templates.from_deck(deck)
+    card = cv2.copyMakeBorder(t.rects["7B"], 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(40, 90, 40))
+    h, w = t.rects["7B"].shape[:2]
+    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+    doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01, runners=("7B",))
+    assert t.index_test(card, corners, doubt).code == "7B"  # the runner-up, by its numeral
+    doubt = identify.Identity(None, True, 0.3, candidate="7B", score=0.9, margin=0.01, runners=("6B",))
+    assert t.index_test(card, corners, doubt).code == "7B"
+    # a 7 of bastos against a 7 of copas: one numeral, so the test cannot tell them apart
+    doubt = identify.Identity(None, True, 0.3, candidate="7B", score=0.9, margin=0.01, runners=("7C",))
+    assert t.index_test(card, corners, doubt).code is None
+    # only the corner under another card shows the numeral: nothing to read
+    doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01, runners=("7B",))
+    assert t.index_test(card, corners, doubt, corners_seen=(False, False)).code is None

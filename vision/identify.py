@@ -159,18 +159,20 @@ def _masked_corr(tmpl: np.ndarray, q: np.ndarray, keep: np.ndarray) -> np.ndarra
 
 # The index test (`Templates.index_test`): a card left unknown between codes of different rank (a
 # 7 and a 6 of espadas, whose differing pip is under the stock or a hand) is settled by its visible
-# index numeral, compared only where the two templates' numerals differ. Fitted on seeds 50000+ of
-# the three decks, checked on 70000+ and on fresh seeds 90000+ (docs/vision.md). The patch, pad,
-# blurs and fit were set before any run. The vote was tried at 0.8, 0.5 and 0.8 again: at 0.5 a
-# blurred 6 of copas under another card (seed 90041) was named a 7, and no card named at 0.8 was
-# wrong on any of the three seed sets. The score guard stops a spurious outline (score 0.41)
-# having its "numeral" named.
+# index numeral, compared only where the two templates' numerals differ; the runner-up is named
+# when the numeral says so. Fitted on seeds 50000+ of the three decks, checked on 70000+ and on
+# fresh seeds 90000+ (docs/vision.md). The patch, pad, blurs and fit were set before any run. The
+# vote was tried at 0.8, 0.5 and 0.8 again: at 0.5 a blurred 6 of copas under another card (seed
+# 90041) was named a 7. The likeness guard came with the runner-up: an 8 of bastos whose numeral
+# matched neither template well (0.53; the 9's numeral is half hidden by its club) went to the 9.
+# The score guard stops a spurious outline (score 0.41) having its "numeral" named.
 INDEX_TEST = True
 INDEX_PATCH = (3, 30, 3, 28)  # y0, y1, x0, x1 of the upright index corner in the rectified card
 INDEX_PAD = 14  # how far (rectified pixels) the numeral may lie from where the outline puts it
 INDEX_SIGMAS = (0.0, 1.0, 2.0, 3.0)  # template blurs tried: the camera's blur is not known
 INDEX_FIT = 0.6  # the index corner must look like an index corner of the deck there
 INDEX_SURE = 0.8  # vote needed against each runner-up (+1: exactly the candidate's numeral)
+INDEX_LIKE = 0.6  # the numeral named must also look like that numeral (correlation over it)
 INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
 INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to the candidate
 INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting and check seeds
@@ -459,16 +461,17 @@ class Templates:
         return self._index_box
 
     def index_vote(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen=(True, True)):
-        """(fit, vote) of the upright card's index numeral between templates a and b: the
-        patch is placed where the two templates' mean fits best (the outline may be off), then
-        compared only inside the numeral's box, where the two differ: +1 is exactly a, -1 b.
-        Of the corners in view, the one that fits best."""
+        """(fit, vote, likeness) of the upright card's index numeral between templates a and b:
+        the patch is placed where the two templates' mean fits best (the outline may be off),
+        then compared only over the numeral, where the two differ: vote +1 is exactly a, -1 b;
+        likeness is its correlation with the numeral it sides with. Of the corners in view, the
+        one that fits best."""
         g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
         y0, y1, x0, x1 = INDEX_PATCH
         p = INDEX_PAD
         box = self.index_box
         near = box > 0  # contrast is matched over the numeral alone, not the pinta beside it
-        best = (0.0, 0.0)
+        best = (0.0, 0.0, 0.0)
         for k, img in enumerate((g, cv2.rotate(g, cv2.ROTATE_180))):
             if not corners_seen[k]:
                 continue
@@ -482,32 +485,38 @@ class Templates:
                 q, za, zb = (_zscore(v, near) for v in (win[y:y + ta.shape[0], x:x + ta.shape[1]], ta, tb))
                 w = (za - zb) ** 2 * box
                 vote = float((w * ((q - zb) ** 2 - (q - za) ** 2)).sum() / ((w * w).sum() + 1e-9))
-                best = (float(fit), vote)
+                like = float((q * (za if vote > 0 else zb))[near].mean())
+                best = (float(fit), vote, like)
         return best
 
     def index_test(self, image: np.ndarray, corners: np.ndarray, ident: Identity,
                    corners_seen=(True, True)) -> Identity:
         """A card left unknown that may be covered (by another card: ``corners_seen`` says which
         index corners are in view; by a hand: either may be): named after all if its visible
-        index numeral sides clearly with the candidate against each runner-up it barely beats,
-        all of another rank (the pip that tells a 7 from a 6 is often the hidden one; the
-        numeral says it outright)."""
+        index numeral sides clearly with the candidate, or with the runner-up, against every other
+        code the candidate barely beats, all of different ranks (the pip that tells a 7 from a 6 is
+        often the hidden one; the numeral says it outright)."""
         from vision.detect import rectify
 
         code = ident.candidate
-        runners = [r for r in ident.runners if r != "back"]
-        if code in (None, "back") or not runners or any(r[:-1] == code[:-1] for r in runners) \
-                or ident.score < INDEX_MIN_SCORE:
+        codes = [code] + [r for r in ident.runners if r != "back"]
+        if code in (None, "back") or len(codes) < 2 or ident.score < INDEX_MIN_SCORE or \
+                len({c[:-1] for c in codes}) < len(codes):  # one rank twice: no numeral tells them apart
             return ident
         rect = rectify(image, corners)
         seen = tuple(corners_seen)
         if ident.rotated:
             rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
-        for r in runners:
-            fit, vote = self.index_vote(rect, code, r, seen)
-            if fit < INDEX_FIT or vote < INDEX_SURE:
-                return ident
-        return replace(ident, code=code, confidence=max(ident.confidence, INDEX_CONFIDENCE))
+        for named in codes[:2]:
+            if all(self._numeral_says(rect, named, other, seen) for other in codes if other != named):
+                conf = max(ident.confidence, INDEX_CONFIDENCE) if named == code else INDEX_CONFIDENCE
+                return replace(ident, code=named, candidate=named, confidence=conf)
+        return ident
+
+    def _numeral_says(self, rect_bgr: np.ndarray, a: str, b: str, seen) -> bool:
+        """The visible numeral is a's, not b's: where it fits, clearly, and looking like a's."""
+        fit, vote, like = self.index_vote(rect_bgr, a, b, seen)
+        return fit >= INDEX_FIT and vote >= INDEX_SURE and like >= INDEX_LIKE
 
     def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
                     variants, ident: Identity) -> Identity:
