@@ -36,7 +36,8 @@ class Identity:
     pair: float = 0.0  # pairwise verification against the runners-up (+1 clear, -1 the other)
     view: str = "whole"  # what was compared: the whole card, "occluded" (worst cells dropped), "masked"
     searched: bool = False  # read after `Templates.align` moved the outline (see `searched`)
-    runners: tuple = ()  # the next codes after the candidate that it barely beats (index test)
+    runners: tuple = ()  # the next two codes after the candidate (for the index test)...
+    gaps: tuple = ()  # ... and how far below the candidate each scored
 
     @property
     def face(self) -> str:
@@ -499,7 +500,10 @@ class Templates:
         from vision.detect import rectify
 
         code = ident.candidate
-        codes = [code] + [r for r in ident.runners if r != "back"]
+        close = [r for r, g in zip(ident.runners, ident.gaps) if g < INDEX_GAP]
+        # the runners-up the candidate barely beats; when the artwork beats them all clearly and
+        # the card is unknown for another reason (an outline moved by `align`), the first
+        codes = [code] + [r for r in (close or list(ident.runners[:1])) if r != "back"]
         if code in (None, "back") or len(codes) < 2 or ident.score < INDEX_MIN_SCORE or \
                 len({c[:-1] for c in codes}) < len(codes):  # one rank twice: no numeral tells them apart
             return ident
@@ -567,8 +571,8 @@ class Templates:
         bonus = 0.0 if occluded in ("masked", "covered") else pair_bonus(pair)
         conf = calibrate(sc, mg + bonus, view) * verified(pair, mg)
         extra = dict(candidate=code, score=sc, margin=mg, pair=pair, view=view,
-                     runners=tuple(self.codes[int(o)] for o in order[1:3]
-                                   if per_code[best] - per_code[o] < INDEX_GAP))
+                     runners=tuple(self.codes[int(o)] for o in order[1:3]),
+                     gaps=tuple(float(per_code[best] - per_code[o]) for o in order[1:3]))
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
         if conf < threshold:
