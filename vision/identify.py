@@ -1,7 +1,7 @@
 """Card identity from a rectified card image.
 
 Two identifiers share one result type: `Templates` (an enrolled deck: the players' own cards) and
-`vision.agnostic.Reader` (any Spanish deck, from the corner numeral and the frame-line breaks). Both
+`vision.agnostic.Reader` (any Spanish deck, from its pintas and a coarse layout). Both
 try the card at 0 and 180 degrees and return None below their threshold: an unknown card is far
 better than a confidently wrong one, because the tracker can wait for a better frame.
 """
