@@ -176,7 +176,7 @@ INDEX_SURE = 0.8  # vote needed against each runner-up (+1: exactly the candidat
 INDEX_LIKE = 0.6  # the numeral named must also look like that numeral (correlation over it)
 INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
 INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to the candidate
-INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting and check seeds
+INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting, check and fresh seeds
 PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
 PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
 
@@ -234,7 +234,7 @@ class Templates:
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
-        self._index_box: Optional[np.ndarray] = None
+        self._index_mask: Optional[np.ndarray] = None
 
     # -------------------------------------------------------------- construction
     @classmethod
@@ -419,12 +419,10 @@ class Templates:
                                     alternatives, variants)
             if alt.code is not None:
                 return alt
-            return self.index_test(image, corners, ident, vis[1]) if INDEX_TEST else ident
+            return self.index_test(image, corners, ident, vis[1])
         ident = self._identify_at(image, corners, threshold, refine_below, drop, occluded, None,
                                   alternatives, variants)
-        if INDEX_TEST and occluded and ident.code is None:
-            return self.index_test(image, corners, ident)
-        return ident
+        return self.index_test(image, corners, ident) if occluded else ident
 
     # -------------------------------------------------------------- index test
     def _index_patches(self, code: str, sigma: float) -> np.ndarray:
@@ -439,12 +437,12 @@ class Templates:
         return cache[key]
 
     @property
-    def index_box(self) -> np.ndarray:
+    def index_mask(self) -> np.ndarray:
         """Where this deck's index numeral lies in the index patch (1 there): the pixels that
         differ between ranks but not between the suits of one rank, the group nearest the corner,
         two pixels wider. Not its bounding box: that took in the edge of the nearest pinta, and a
         6 of copas under another card was read as a 7 by where its cup lies."""
-        if self._index_box is None:
+        if self._index_mask is None:
             ranked = [c for c in self.codes if c != "back"]
             P = {c: self._index_patches(c, 1.0) for c in ranked}
             ranks = sorted(set(c[:-1] for c in ranked))
@@ -458,8 +456,8 @@ class Templates:
             if n > 1:
                 i = min(range(1, n), key=lambda i: (st[i, 4] < 6, cen[i][0] + cen[i][1]))
                 box = cv2.dilate((labels == i).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(np.float32)
-            self._index_box = box
-        return self._index_box
+            self._index_mask = box
+        return self._index_mask
 
     def index_vote(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen=(True, True)):
         """(fit, vote, likeness) of the upright card's index numeral between templates a and b:
@@ -470,7 +468,7 @@ class Templates:
         g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
         y0, y1, x0, x1 = INDEX_PATCH
         p = INDEX_PAD
-        box = self.index_box
+        box = self.index_mask
         near = box > 0  # contrast is matched over the numeral alone, not the pinta beside it
         best = (0.0, 0.0, 0.0)
         for k, img in enumerate((g, cv2.rotate(g, cv2.ROTATE_180))):
@@ -504,8 +502,9 @@ class Templates:
         # the runners-up the candidate barely beats; when the artwork beats them all clearly and
         # the card is unknown for another reason (an outline moved by `align`), the first
         codes = [code] + [r for r in (close or list(ident.runners[:1])) if r != "back"]
-        if code in (None, "back") or len(codes) < 2 or ident.score < INDEX_MIN_SCORE or \
-                len({c[:-1] for c in codes}) < len(codes):  # one rank twice: no numeral tells them apart
+        one_rank_twice = len({c[:-1] for c in codes}) < len(codes)  # no numeral tells them apart
+        if not INDEX_TEST or ident.code is not None or code in (None, "back") or len(codes) < 2 \
+                or one_rank_twice or ident.score < INDEX_MIN_SCORE:
             return ident
         rect = rectify(image, corners)
         seen = tuple(corners_seen)

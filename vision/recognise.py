@@ -15,8 +15,8 @@ from vision.geometry import long_side
 from vision.identify import PAIR_MARGIN, Identity, searched, visibility_masks
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
-INDEX_AFTER_SEARCH = True  # a card still unknown after `align` gets the index test
 ALIGN_SIZE = 0.15  # ... if the outline is within this fraction of the frame's typical card length
+INDEX_AFTER_SEARCH = True  # a card still unknown after `align` gets the index test
 
 
 @dataclass
@@ -166,8 +166,8 @@ class Recogniser:
             q = self.identifier.align(image, d.corners)
             again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
                              self.threshold, covered=cov is not None)
-            if again.code is None and INDEX_AFTER_SEARCH:
-                # the search's penalties leave a clear winner unknown: its numeral may still say
+            if INDEX_AFTER_SEARCH:
+                # the search's penalties may leave a clear winner unknown: its numeral may still say
                 vis = visibility_masks(cov) if cov is not None else None
                 again = self.identifier.index_test(image, q, again, (True, True) if vis is None else vis[1])
             if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
