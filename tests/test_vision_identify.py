@@ -260,3 +260,17 @@ def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_betw
     # only the corner under another card shows the numeral: nothing to read
     doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01, runners=("7B",))
     assert t.index_test(card, corners, doubt, corners_seen=(False, False)).code is None
+
+
+def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
+    deck = synth.builtin(40)
+    t = identify.Templates.from_deck(deck)
+    card = cv2.copyMakeBorder(t.rects["7B"], 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(40, 90, 40))
+    h, w = t.rects["7B"].shape[:2]
+    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+    read = identify.Identity("6B", True, 0.9, candidate="6B", score=0.9, margin=0.08, view="masked",
+                             runners=("7B", "5E"), gaps=(0.08, 0.2))
+    assert t.index_check(card, corners, read, 0.5).code is None  # the numeral says 7
+    read = identify.Identity("7B", True, 0.9, candidate="7B", score=0.9, margin=0.08, view="masked",
+                             runners=("6B", "5E"), gaps=(0.08, 0.2))
+    assert t.index_check(card, corners, read, 0.5).code == "7B"

@@ -176,6 +176,8 @@ INDEX_SURE = 0.8  # vote needed against each runner-up (+1: exactly the candidat
 INDEX_LIKE = 0.6  # the numeral named must also look like that numeral (correlation over it)
 INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
 INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to the candidate
+INDEX_VETO = True  # a maybe-covered card read confidently, whose numeral is its runner-up's...
+INDEX_VETO_GAP = 0.15  # ... runner-up this close: unknown after all
 INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting, check and fresh seeds
 PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
 PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
@@ -413,16 +415,38 @@ class Templates:
                 ident = self._finer_look(image, corners, threshold, refine_below, cover, vis,
                                          alternatives, variants, ident)
             if ident.code is not None or ident.candidate == "back":
-                return ident
+                return self.index_check(image, corners, ident, threshold, vis[1])
             # unsure over the visible cells: the whole card (robust to a few cells) may still do
             alt = self._identify_at(image, corners, threshold, refine_below, 2, "covered", None,
                                     alternatives, variants)
             if alt.code is not None:
-                return alt
+                return self.index_check(image, corners, alt, threshold, vis[1])
             return self.index_test(image, corners, ident, vis[1])
         ident = self._identify_at(image, corners, threshold, refine_below, drop, occluded, None,
                                   alternatives, variants)
-        return self.index_test(image, corners, ident) if occluded else ident
+        if not occluded:
+            return ident
+        return self.index_test(image, corners, ident) if ident.code is None else \
+            self.index_check(image, corners, ident, threshold)
+
+    def index_check(self, image, corners, ident: Identity, threshold: float,
+                    corners_seen=(True, True)) -> Identity:
+        """A card read while maybe covered, whose runner-up of another rank is close: unknown
+        after all if its visible numeral is clearly the runner-up's."""
+        from vision.detect import rectify
+
+        if not INDEX_VETO or ident.code is None or not ident.runners:
+            return ident
+        other = ident.runners[0]
+        if other == "back" or other[:-1] == ident.code[:-1] or ident.gaps[0] >= INDEX_VETO_GAP:
+            return ident
+        rect = rectify(image, corners)
+        seen = tuple(corners_seen)
+        if ident.rotated:
+            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
+        if self._numeral_says(rect, other, ident.code, seen):
+            return replace(ident, code=None, confidence=min(ident.confidence, threshold - 0.01))
+        return ident
 
     # -------------------------------------------------------------- index test
     def _index_patches(self, code: str, sigma: float) -> np.ndarray:
