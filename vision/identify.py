@@ -237,6 +237,7 @@ class Templates:
         self._soft = None  # softened cell features for `align`, made on first use
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
         self._index_mask: Optional[np.ndarray] = None
+        self._index_pairs: Dict[tuple, tuple] = {}  # (a, b, blur) -> `_index_pair`
 
     # -------------------------------------------------------------- construction
     @classmethod
@@ -483,34 +484,48 @@ class Templates:
             self._index_mask = box
         return self._index_mask
 
+    def _index_pair(self, a: str, b: str, sigma: float):
+        """What `index_vote` compares a query with, for templates a and b at one blur, made once:
+        their mean (to place the patch), each with its contrast matched over the numeral, the
+        weights (where they differ, over the numeral) and the vote's denominator."""
+        key = (a, b, sigma)
+        if key not in self._index_pairs:
+            ta, tb = self._index_patches(a, sigma), self._index_patches(b, sigma)
+            near = self.index_mask > 0  # contrast is matched over the numeral, not a pinta beside it
+            za, zb = _zscore(ta, near), _zscore(tb, near)
+            w = (za - zb) ** 2 * self.index_mask
+            self._index_pairs[key] = ((ta + tb) / 2, za, zb, w, float((w * w).sum()) + 1e-9)
+        return self._index_pairs[key]
+
     def index_vote(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen=(True, True)):
         """(fit, vote, likeness) of the upright card's index numeral between templates a and b:
         the patch is placed where the two templates' mean fits best (the outline may be off),
         then compared only over the numeral, where the two differ: vote +1 is exactly a, -1 b;
         likeness is its correlation with the numeral it sides with. Of the corners in view, the
         one that fits best."""
-        g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        y0, y1, x0, x1 = INDEX_PATCH
+        y1, x1 = INDEX_PATCH[1] + INDEX_PAD, INDEX_PATCH[3] + INDEX_PAD
         p = INDEX_PAD
-        box = self.index_mask
-        near = box > 0  # contrast is matched over the numeral alone, not the pinta beside it
-        best = (0.0, 0.0, 0.0)
-        for k, img in enumerate((g, cv2.rotate(g, cv2.ROTATE_180))):
+        near = self.index_mask > 0
+        best, place = 0.0, None
+        for k, corner in enumerate((rect_bgr[:y1, :x1], cv2.rotate(rect_bgr[-y1:, -x1:], cv2.ROTATE_180))):
             if not corners_seen[k]:
                 continue
-            win = cv2.copyMakeBorder(img, p, p, p, p, cv2.BORDER_REPLICATE)[:y1 + 2 * p, :x1 + 2 * p]
+            # the corner, with room to move the patch up and left of where the outline puts it
+            win = cv2.copyMakeBorder(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), p, 0, p, 0,
+                                     cv2.BORDER_REPLICATE).astype(np.float32)
             for sigma in INDEX_SIGMAS:
-                ta, tb = self._index_patches(a, sigma), self._index_patches(b, sigma)
-                r = cv2.matchTemplate(win, (ta + tb) / 2, cv2.TM_CCOEFF_NORMED)
+                r = cv2.matchTemplate(win, self._index_pair(a, b, sigma)[0], cv2.TM_CCOEFF_NORMED)
                 _, fit, _, (x, y) = cv2.minMaxLoc(r)
-                if fit <= best[0]:
-                    continue
-                q, za, zb = (_zscore(v, near) for v in (win[y:y + ta.shape[0], x:x + ta.shape[1]], ta, tb))
-                w = (za - zb) ** 2 * box
-                vote = float((w * ((q - zb) ** 2 - (q - za) ** 2)).sum() / ((w * w).sum() + 1e-9))
-                like = float((q * (za if vote > 0 else zb))[near].mean())
-                best = (float(fit), vote, like)
-        return best
+                if fit > best:
+                    best, place = fit, (win, sigma, x, y)
+        if place is None:
+            return 0.0, 0.0, 0.0
+        win, sigma, x, y = place
+        mean, za, zb, w, den = self._index_pair(a, b, sigma)
+        q = _zscore(win[y:y + mean.shape[0], x:x + mean.shape[1]], near)
+        vote = float((w * ((q - zb) ** 2 - (q - za) ** 2)).sum() / den)
+        like = float((q * (za if vote > 0 else zb))[near].mean())
+        return float(best), vote, like
 
     def index_test(self, image: np.ndarray, corners: np.ndarray, ident: Identity,
                    corners_seen=(True, True)) -> Identity:
