@@ -244,12 +244,16 @@ def test_a_covered_card_is_named_by_its_visible_index_numeral(monkeypatch):
     assert t.index_vote(t.rects["6B"], "7B", "6B")[1] < -0.9
 
 
-def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_between_suits():
-    deck = synth.builtin(40)
-    t = identify.Templates.from_deck(deck)
+def _seven_of_bastos_on_cloth():
+    """The built-in deck's templates, and its 7 of bastos upright on a green cloth with its corners."""
+    t = identify.Templates.from_deck(synth.builtin(40))
     card = cv2.copyMakeBorder(t.rects["7B"], 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(40, 90, 40))
     h, w = t.rects["7B"].shape[:2]
-    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+    return t, card, np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+
+
+def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_between_suits():
+    t, card, corners = _seven_of_bastos_on_cloth()
     doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01, runners=("7B",))
     assert t.index_test(card, corners, doubt).code == "7B"  # the runner-up, by its numeral
     doubt = identify.Identity(None, True, 0.3, candidate="7B", score=0.9, margin=0.01, runners=("6B",))
@@ -263,11 +267,7 @@ def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_betw
 
 
 def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
-    deck = synth.builtin(40)
-    t = identify.Templates.from_deck(deck)
-    card = cv2.copyMakeBorder(t.rects["7B"], 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(40, 90, 40))
-    h, w = t.rects["7B"].shape[:2]
-    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+    t, card, corners = _seven_of_bastos_on_cloth()
     read = identify.Identity("6B", True, 0.9, candidate="6B", score=0.9, margin=0.08, view="masked",
                              runners=("7B", "5E"), gaps=(0.08, 0.2))
     assert t.index_check(card, corners, read, 0.5).code is None  # the numeral says 7
