@@ -430,25 +430,6 @@ class Templates:
         return self.index_test(image, corners, ident) if ident.code is None else \
             self.index_check(image, corners, ident, threshold)
 
-    def index_check(self, image, corners, ident: Identity, threshold: float,
-                    corners_seen=(True, True)) -> Identity:
-        """A card read while maybe covered, whose runner-up of another rank is close: unknown
-        after all if its visible numeral is clearly the runner-up's."""
-        from vision.detect import rectify
-
-        if not INDEX_VETO or ident.code is None or not ident.runners:
-            return ident
-        other = ident.runners[0]
-        if other == "back" or other[:-1] == ident.code[:-1] or ident.gaps[0] >= INDEX_VETO_GAP:
-            return ident
-        rect = rectify(image, corners)
-        seen = tuple(corners_seen)
-        if ident.rotated:
-            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
-        if self._numeral_says(rect, other, ident.code, seen):
-            return replace(ident, code=None, confidence=min(ident.confidence, threshold - 0.01))
-        return ident
-
     # -------------------------------------------------------------- index test
     def _index_patches(self, code: str, sigma: float) -> np.ndarray:
         key = (code, sigma)
@@ -534,31 +515,51 @@ class Templates:
         index numeral sides clearly with the candidate, or with the runner-up, against every other
         code the candidate barely beats, all of different ranks (the pip that tells a 7 from a 6 is
         often the hidden one; the numeral says it outright)."""
-        from vision.detect import rectify
-
         code = ident.candidate
+        if not INDEX_TEST or ident.code is not None or code in (None, "back") or \
+                ident.score < INDEX_MIN_SCORE:
+            return ident
         close = [r for r, g in zip(ident.runners, ident.gaps) if g < INDEX_GAP]
         # the runners-up the candidate barely beats; when the artwork beats them all clearly and
         # the card is unknown for another reason (an outline moved by `align`), the first
         codes = [code] + [r for r in (close or list(ident.runners[:1])) if r != "back"]
         one_rank_twice = len({c[:-1] for c in codes}) < len(codes)  # no numeral tells them apart
-        if not INDEX_TEST or ident.code is not None or code in (None, "back") or len(codes) < 2 \
-                or one_rank_twice or ident.score < INDEX_MIN_SCORE:
+        if len(codes) < 2 or one_rank_twice:
             return ident
-        rect = rectify(image, corners)
-        seen = tuple(corners_seen)
-        if ident.rotated:
-            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
+        rect, seen = self._upright(image, corners, ident, corners_seen)
         for named in codes[:2]:
-            if all(self._numeral_says(rect, named, other, seen) for other in codes if other != named):
+            if all(self._numeral_says(rect, seen, named, other) for other in codes if other != named):
                 conf = max(ident.confidence, INDEX_CONFIDENCE) if named == code else INDEX_CONFIDENCE
                 return replace(ident, code=named, candidate=named, confidence=conf)
         return ident
 
-    def _numeral_says(self, rect_bgr: np.ndarray, a: str, b: str, seen) -> bool:
+    def _numeral_says(self, rect_bgr: np.ndarray, seen, a: str, b: str) -> bool:
         """The visible numeral is a's, not b's: where it fits, clearly, and looking like a's."""
         fit, vote, like = self.index_vote(rect_bgr, a, b, seen)
         return fit >= INDEX_FIT and vote >= INDEX_SURE and like >= INDEX_LIKE
+
+    def index_check(self, image, corners, ident: Identity, threshold: float,
+                    corners_seen=(True, True)) -> Identity:
+        """A card read while maybe covered, whose runner-up of another rank is close: unknown
+        after all if its visible numeral is clearly the runner-up's."""
+        if not INDEX_VETO or ident.code is None or not ident.runners:
+            return ident
+        other = ident.runners[0]
+        if other == "back" or other[:-1] == ident.code[:-1] or ident.gaps[0] >= INDEX_VETO_GAP:
+            return ident
+        if self._numeral_says(*self._upright(image, corners, ident, corners_seen), other, ident.code):
+            return replace(ident, code=None, confidence=min(ident.confidence, threshold - 0.01))
+        return ident
+
+    def _upright(self, image, corners, ident: Identity, corners_seen):
+        """The card rectified as `ident` reads it (turned if it lies at 180 degrees), and which of
+        its two index corners are in view in that frame."""
+        from vision.detect import rectify
+
+        rect, seen = rectify(image, corners), tuple(corners_seen)
+        if ident.rotated:
+            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
+        return rect, seen
 
     def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
                     variants, ident: Identity) -> Identity:
