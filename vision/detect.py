@@ -10,6 +10,7 @@ each long straight outline edge beside that part.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -128,16 +129,18 @@ def _corners(poly: np.ndarray, min_len: float):
 
 
 def _quad_support(mask: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the quadrilateral inside the foreground mask."""
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    """Fraction of the quadrilateral inside the foreground mask. (Plain Python on the corners'
+    bounding box: this runs about a hundred times a frame, and numpy's per-call overhead on four
+    points was most of its time.)"""
+    (ax, ay), (bx, by) = quad.min(axis=0).tolist(), quad.max(axis=0).tolist()
+    x0, y0, x1, y1 = math.floor(ax), math.floor(ay), math.ceil(bx) + 1, math.ceil(by) + 1
     h, w = mask.shape
     if x0 < -2 or y0 < -2 or x1 > w + 2 or y1 > h + 2:
         return 0.0
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     roi = mask[y0:y1, x0:x1]
     poly = np.zeros(roi.shape, np.uint8)
-    cv2.fillConvexPoly(poly, np.round(quad - [x0, y0]).astype(np.int32), 255)
+    cv2.fillConvexPoly(poly, np.rint(quad - (x0, y0)).astype(np.int32), 255)
     area = cv2.countNonZero(poly)
     if area == 0:
         return 0.0
@@ -169,7 +172,7 @@ def _clean_quad(contour: np.ndarray):
 
 
 def _gather(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    h, w = img.shape
+    h, w = img.shape[:2]
     # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
     xs = np.minimum(np.maximum((pts[..., 0] + 0.5).astype(np.int32), 0), w - 1)
     ys = np.minimum(np.maximum((pts[..., 1] + 0.5).astype(np.int32), 0), h - 1)
@@ -181,27 +184,33 @@ _LEFT = np.array([-1.0, 1.0])  # (dx, dy)[::-1] * _LEFT = (-dy, dx), the normal 
 _OFFS = np.array([0.0, 1.5, 2.5, -2.0, -3.5, -5.0])
 
 
-def _side_support(gray: np.ndarray, outline_dist: np.ndarray, quad: np.ndarray) -> float:
+def _side_support(edges: np.ndarray, quad: np.ndarray) -> float:
     """Fraction of points along the four sides that lie on the blob outline or on an edge where
     the card is lighter than a band just outside it (cloth, or the shadow a top card casts). A
-    frame line printed inside a card has light card beyond it, so it does not count."""
-    a = quad
-    b = quad[_NEXT]
-    d = b - a
+    frame line printed inside a card has light card beyond it, so it does not count. ``edges``:
+    the distance to the blob outline and the grey level, stacked (`_edge_planes`), so that one
+    gather reads both."""
+    d = quad[_NEXT] - quad
     n = d[:, ::-1] * _LEFT / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
-    flip = np.einsum("ij,ij->i", quad.mean(axis=0) - a, n) < 0
-    n[flip] *= -1
-    p = a[:, None, :] + _T10[None, :, None] * d[:, None, :]  # (4, 10, 2)
+    c = quad.mean(axis=0) - quad
+    n[c[:, 0] * n[:, 0] + c[:, 1] * n[:, 1] < 0] *= -1  # normals point into the card
+    p = quad[:, None, :] + _T10[None, :, None] * d[:, None, :]  # (4, 10, 2)
     q = p[None] + _OFFS[:, None, None, None] * n[None, :, None, :]  # (6, 4, 10, 2)
-    on_outline = _gather(outline_dist, q[0]) <= 1.5
-    g = _gather(gray, q[1:])
+    g = _gather(edges, q)  # (6, 4, 10, 2)
+    on_outline = g[0, :, :, 0] <= 1.5
+    g = g[1:, :, :, 1]
     inside = (g[0] + g[1]) * 0.5
     outside = (g[2] + g[3] + g[4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
     return np.count_nonzero(hits) / hits.size
 
 
-def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales, centre_in_mask=True):
+def _edge_planes(outline_dist: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """What `_side_support` reads: distance to the blob outline and grey level, (h, w, 2)."""
+    return np.dstack([outline_dist.astype(np.float32), gray.astype(np.float32)])
+
+
+def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_in_mask=True):
     """The best-supported card of the known size with a corner at p and sides along da and db
     (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad)
     or None. ``centre_in_mask``: also require the card's centre on the blob (corners found from
@@ -224,7 +233,7 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, sca
             inside = _quad_support(mask, quad)
             if inside < 0.9:
                 continue
-            s = inside + _side_support(gray, outline_dist, quad) - abs(sc - 1.0)
+            s = inside + _side_support(edges, quad) - abs(sc - 1.0)
             if best is None or s > best[0]:
                 best = (s, quad)
     return best
@@ -291,7 +300,7 @@ def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float, 
     return out
 
 
-def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, outline_dist,
+def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
                 scales=(0.94, 1.0, 1.06)):
     """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
     three scales (perspective), scored by mask coverage plus side support."""
@@ -301,14 +310,14 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, gray, out
     for p, da, la, db, lb, convex in _corners(poly, max(6.0, short_px * 0.18)):
         if convex <= 0:
             continue
-        best = _corner_hypothesis(p, da, la, db, lb, mask, long_px, gray, outline_dist, scales,
+        best = _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales,
                                   centre_in_mask=False)
         if best is not None and best[0] > 1.5:
             out.append((best[0] - 1.0, best[1]))
     return out
 
 
-def _edge_hypotheses(contour, mask, long_px, gray, outline_dist, scales, unexplained, origin):
+def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin):
     """Cards hypothesised along the long straight edges of the blob outline that run beside the
     part no other hypothesis explains: the card lies on the blob's side of the edge, with a corner
     at either end of it, and is scored like a corner hypothesis."""
@@ -338,7 +347,7 @@ def _edge_hypotheses(contour, mask, long_px, gray, outline_dist, scales, unexpla
         for e in np.nonzero(on.any(axis=1))[0]:
             # only where the card would lie on the blob and its centre in the unexplained part
             p, da = ends[e], dirs[e]
-            best = _corner_hypothesis(p, da, ln, n, 0.0, mask, long_px, gray, outline_dist, scales)
+            best = _corner_hypothesis(p, da, ln, n, 0.0, mask, long_px, edges, scales)
             if best is not None and best[0] > 1.5:
                 out.append((best[0] - 1.0 - EDGE_PENALTY, best[1]))
     return out
@@ -362,6 +371,9 @@ def _lookup(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out
 
 
+_SNAP_OFFS = np.array([1.0, 2.0, -1.5, -3.0, -4.5])  # two inside the side, three outside
+
+
 def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     """A side that is not on the blob outline (it crosses another card) moved along its normal to
     the strongest light-inside / darker-outside edge nearby; returns a point on the new line."""
@@ -375,12 +387,12 @@ def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     base = a[None, None, :] + t[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
     h, w = gray.shape
 
-    def at(off):
-        q = base + off * n
-        return gray[np.clip(np.round(q[..., 1]).astype(int), 0, h - 1),
-                    np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)]
-    inside = (at(1.0) + at(2.0)) * 0.5
-    outside = (at(-1.5) + at(-3.0) + at(-4.5)) / 3.0
+    # the five profiles across the side, read in one gather
+    q = base[None] + _SNAP_OFFS[:, None, None, None] * n
+    g = gray[np.clip(np.round(q[..., 1]).astype(int), 0, h - 1),
+             np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)]
+    inside = (g[0] + g[1]) * 0.5
+    outside = (g[2] + g[3] + g[4]) / 3.0
     resp = np.clip(inside - outside, -40, 40).mean(axis=1)
     k = int(np.argmax(resp))
     return a + n * shifts[k] if resp[k] > 12 else a
@@ -574,12 +586,12 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             gray = gray_u8.astype(np.float32)
             outline = np.full(mask.shape, 255, np.uint8)
             cv2.drawContours(outline, contours, -1, 0, 1)
-            outline_dist = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
+            edges = _edge_planes(cv2.distanceTransform(outline, cv2.DIST_L2, 3), gray)
         # a perspective model of the card size extrapolates poorly near the frame edges: where
         # it strays from the typical size, try a smaller and a larger card too
         scales = (1.0,) if card_long_px or (ONE_SCALE and local is not None and abs(blob_hint / hint - 1) < 0.03) \
             else (0.94, 1.0, 1.06)
-        hyps = sorted(_hypotheses(c, mask, blob_hint, gray, outline_dist, scales), key=lambda t: -t[0])
+        hyps = sorted(_hypotheses(c, mask, blob_hint, edges, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         scores: List[float] = []
 
@@ -604,15 +616,15 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                 if EDGE_HYPOTHESES:
                     # a long straight stretch of outline is one side of a card, and one of its ends
                     # is often that card's corner
-                    keep(sorted(_edge_hypotheses(c, mask, blob_hint, gray, outline_dist, scales, blob,
+                    keep(sorted(_edge_hypotheses(c, mask, blob_hint, edges, scales, blob,
                                                  (x, y)), key=lambda t: -t[0]))
                 if SEGMENT_CORNERS:
                     # corners where long straight image edges meet inside the blob
                     seg = []
                     corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
                     for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
-                        best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, gray,
-                                                  outline_dist, scales)
+                        best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, edges,
+                                                  scales)
                         if best is not None and best[0] > 1.5:
                             seg.append((best[0] - 1.0, best[1]))
                     keep(sorted(seg, key=lambda t: -t[0]))
