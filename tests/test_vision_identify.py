@@ -266,6 +266,24 @@ def test_the_index_numeral_names_the_runner_up_when_it_says_so_and_abstains_betw
     assert t.index_test(card, corners, doubt, corners_seen=(False, False)).code is None
 
 
+def test_a_numeral_that_only_leans_names_the_card_when_the_pair_test_agrees():
+    t, card, corners = _seven_of_bastos_on_cloth()
+    # blur and heavy sensor noise: the numeral leans to 7 (vote 0.7), short of INDEX_SURE
+    noise = np.random.default_rng(2).normal(0, 40, card.shape)
+    card = np.clip(cv2.GaussianBlur(card, (0, 0), 1.0) + noise, 0, 255).astype(np.uint8)
+    fit, vote, like = t.index_vote(detect.rectify(card, corners), "7B", "6B", (True, True))
+    assert identify.INDEX_LEAN <= vote < identify.INDEX_SURE
+    for candidate, runner, pair in (("7B", "6B", 0.5), ("6B", "7B", -0.5)):  # the artwork agrees
+        doubt = identify.Identity(None, True, 0.3, candidate=candidate, score=0.9, margin=0.01,
+                                  runners=(runner,), gaps=(0.01,), pairs=(pair,))
+        assert t.index_test(card, corners, doubt).code == "7B"
+    # the pair test sides with the 6, or says nothing: a leaning numeral alone names nothing
+    for pair in (-0.5, 0.0):
+        doubt = identify.Identity(None, True, 0.3, candidate="7B", score=0.9, margin=0.01,
+                                  runners=("6B",), gaps=(0.01,), pairs=(pair,))
+        assert t.index_test(card, corners, doubt).code is None
+
+
 def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
     t, card, corners = _seven_of_bastos_on_cloth()
     read = identify.Identity("6B", True, 0.9, candidate="6B", score=0.9, margin=0.08, view="masked",
