@@ -35,6 +35,10 @@ EDGE_MIN = 0.8  # such an edge is at least this many card widths long
 EDGE_PENALTY = 0.05  # and its card scores a little less than one found at a right-angled corner
 SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
 SEGMENT_MAX = 12  # edge corners tried per blob
+HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
+ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
+ALTERNATE_GAP = 0.25  # ... within this of the best: read if the best placement stays unknown
+# (and a hypothesis that a better one suppressed, near its centre but placed differently)
 _HALF = 0.5  # pixel-centre offset between the half-resolution grid and the full one
 _NEXT = [1, 2, 3, 0]  # each corner's neighbour (np.roll costs ~10 us on a 4x2 array, here per hypothesis)
 
@@ -43,6 +47,7 @@ _NEXT = [1, 2, 3, 0]  # each corner's neighbour (np.roll costs ~10 us on a 4x2 a
 class Detection:
     corners: np.ndarray  # 4x2 float32 full-resolution image pixels, portrait order (TL TR BR BL)
     score: float  # how well the mask supports the quadrilateral, 0..1
+    alternates: tuple = ()  # other placements the blob supported nearly as well (`ALTERNATES`)
 
 
 def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
@@ -215,15 +220,18 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_i
     """The best-supported card of the known size with a corner at p and sides along da and db
     (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad)
     or None. ``centre_in_mask``: also require the card's centre on the blob (corners found from
-    image edges inside a blob need it; corners of the blob outline do not)."""
+    image edges inside a blob need it; corners of the blob outline do not). `_alternate` gives the
+    best card turned the other way at that corner (side support can favour a wrong turn when the
+    card's sides run over other cards)."""
     short_px = long_px / CARD_ASPECT
     best = None
+    turned = [None, None]  # the best of each orientation
     h, w = mask.shape
     for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
         # another scale pays its distance from 1 and scores at most 2: stop when it cannot win
         if best is not None and best[0] >= 2.0 - abs(sc - 1.0):
             break
-        for ua, ub in ((long_px * sc, short_px * sc), (short_px * sc, long_px * sc)):
+        for o, (ua, ub) in enumerate(((long_px * sc, short_px * sc), (short_px * sc, long_px * sc))):
             if la > ua * 1.12 or lb > ub * 1.12:
                 continue
             if centre_in_mask:
@@ -237,7 +245,26 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_i
             s = inside + _side_support(edges, quad) - abs(sc - 1.0)
             if best is None or s > best[0]:
                 best = (s, quad)
-    return best
+            if turned[o] is None or s > turned[o][0]:
+                turned[o] = (s, quad)
+    if best is None:
+        return None
+    other = turned[1] if turned[0] is not None and best[1] is turned[0][1] else turned[0]
+    return best[0], best[1], other
+
+
+def _apart(a: np.ndarray, b: np.ndarray, dist: float) -> bool:
+    """Whether some corner of quadrilateral a is further than `dist` from every corner of b."""
+    d = a[:, None, :] - b[None, :, :]
+    return float((d * d).sum(axis=2).min(axis=1).max()) > dist * dist
+
+
+def _alternate(best) -> Optional[np.ndarray]:
+    """The other orientation's card of a `_corner_hypothesis`, if nearly as well supported."""
+    if not ALTERNATES or best[2] is None:
+        return None
+    s, quad = best[2]
+    return quad if s > HYP_MIN and s >= best[0] - ALTERNATE_GAP else None
 
 
 def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float, where=None):
@@ -313,8 +340,8 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
             continue
         best = _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales,
                                   centre_in_mask=False)
-        if best is not None and best[0] > 1.5:
-            out.append((best[0] - 1.0, best[1]))
+        if best is not None and best[0] > HYP_MIN:
+            out.append((best[0] - 1.0, best[1], _alternate(best)))
     return out
 
 
@@ -349,8 +376,8 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
             # only where the card would lie on the blob and its centre in the unexplained part
             p, da = ends[e], dirs[e]
             best = _corner_hypothesis(p, da, ln, n, 0.0, mask, long_px, edges, scales)
-            if best is not None and best[0] > 1.5:
-                out.append((best[0] - 1.0 - EDGE_PENALTY, best[1]))
+            if best is not None and best[0] > HYP_MIN:
+                out.append((best[0] - 1.0 - EDGE_PENALTY, best[1], None))
     return out
 
 
@@ -598,14 +625,23 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
         hyps = sorted(_hypotheses(c, mask, blob_hint, edges, scales), key=lambda t: -t[0])
         kept: List[np.ndarray] = []
         scores: List[float] = []
+        others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
 
         def keep(cands):
-            for score, quad in cands:
+            for score, quad, other in cands:
                 centre = quad.mean(axis=0)
-                if any(np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3 for k in kept):
+                near = [j for j, k in enumerate(kept)
+                        if np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3]
+                if near:
+                    # nearly as well supported, placed differently: an alternate of that card
+                    j = near[0]
+                    if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
+                            and _apart(quad, kept[j], 0.1 * blob_hint):
+                        others[j].append(quad)
                     continue
                 kept.append(quad)
                 scores.append(score)
+                others.append([] if other is None else [other])
         keep(hyps)
         if SEGMENT_CORNERS or EDGE_HYPOTHESES:
             # part of the blob no hypothesis explains: a card with no right-angled corner on the
@@ -629,18 +665,25 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                     for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
                         best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, edges,
                                                   scales)
-                        if best is not None and best[0] > 1.5:
-                            seg.append((best[0] - 1.0, best[1]))
+                        if best is not None and best[0] > HYP_MIN:
+                            seg.append((best[0] - 1.0, best[1], None))
                     keep(sorted(seg, key=lambda t: -t[0]))
-        for score, quad in zip(scores, kept):
-            pts = c.reshape(-1, 2).astype(np.float64)
+        pts = c.reshape(-1, 2).astype(np.float64)
+
+        def place(quad):
+            """The hypothesis fitted to the outline, in full-resolution pixels."""
             q0 = order_corners(quad).astype(np.float64)
             q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
             q2 = _refine(q1, pts, 2.5, gray)
             # a side hidden under another card can latch onto that card's edge: keep the card size
             q0_long = long_side(q0)
             q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
-            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score)))
+            return (order_corners(q) / s + _HALF).astype(np.float32)
+        for score, quad, alts in zip(scores, kept, others):
+            # alternates are read rarely (a card left unknown), and the reading refines its edges:
+            # not fitted to the outline here, which would cost a millisecond a frame
+            found.append(Detection(place(quad), float(score),
+                                   tuple((order_corners(a) / s + _HALF).astype(np.float32) for a in alts)))
     return found
 
 

@@ -129,6 +129,8 @@ class Recogniser:
                 if OTHER_ORDER and partners[k] and not occ and ident.code is None and \
                         ident.candidate != "back" and self.use_cover:
                     ident, placed = self._read_as_below(page, dets, k, typical, ident, placed)
+                if ident.code is None and ident.candidate != "back" and d.alternates:
+                    ident, placed = self._read_alternate(page, dets, k, typical, ident, placed)
                 d = placed
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
@@ -188,6 +190,21 @@ class Recogniser:
         again, there = self._read(page, dets[k], True, cov, typical)
         if again.code is not None and again.pair > 0.0:
             return again, there
+        return ident, placed
+
+    def _read_alternate(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
+                        placed: detect.Detection):
+        """A detection left unknown, read at its alternate placement (the same corner of a merged
+        blob, the card turned the other way: side support favoured a card whose sides ran over
+        other cards). Not where another detection already is: that card is read there."""
+        for q in dets[k].alternates:
+            centre = q.mean(axis=0)
+            if any(j != k and np.hypot(*(centre - d.corners.mean(axis=0))) < 0.3 * typical
+                   for j, d in enumerate(dets)):
+                continue
+            again, there = self._read(page, detect.Detection(q, dets[k].score), True, None, typical)
+            if again.code is not None:
+                return again, there
         return ident, placed
 
     def _refined(self, page: "_Page", d: detect.Detection, ident: Identity, kw):
