@@ -218,11 +218,11 @@ def _edge_planes(near_outline: np.ndarray, gray: np.ndarray) -> np.ndarray:
 
 def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_in_mask=True):
     """The best-supported card of the known size with a corner at p and sides along da and db
-    (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad)
-    or None. ``centre_in_mask``: also require the card's centre on the blob (corners found from
-    image edges inside a blob need it; corners of the blob outline do not). `_alternate` gives the
-    best card turned the other way at that corner (side support can favour a wrong turn when the
-    card's sides run over other cards)."""
+    (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad,
+    the best (score, quad) turned the other way or None), or None. ``centre_in_mask``: also
+    require the card's centre on the blob (corners found from image edges inside a blob need it;
+    corners of the blob outline do not). The other turn is kept for `_alternate`: side support can
+    favour a wrong turn when the card's sides run over other cards."""
     short_px = long_px / CARD_ASPECT
     best = None
     turned = [None, None]  # the best of each orientation

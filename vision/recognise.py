@@ -194,9 +194,10 @@ class Recogniser:
 
     def _read_alternate(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
                         placed: detect.Detection):
-        """A detection left unknown, read at its alternate placement (the same corner of a merged
-        blob, the card turned the other way: side support favoured a card whose sides ran over
-        other cards). Not where another detection already is: that card is read there."""
+        """A detection left unknown, read at its alternate placements (`detect.ALTERNATES`: in a
+        merged blob, the card at the same corner turned the other way, or a card a better-scoring
+        hypothesis suppressed; side support can favour a card whose sides run along other cards'
+        edges). Not where another detection already is: that card is read there."""
         for q in dets[k].alternates:
             centre = q.mean(axis=0)
             if any(j != k and np.hypot(*(centre - d.corners.mean(axis=0))) < 0.3 * typical
