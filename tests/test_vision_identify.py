@@ -292,3 +292,18 @@ def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
     read = identify.Identity("7B", True, 0.9, candidate="7B", score=0.9, margin=0.08, view="masked",
                              runners=("6B", "5E"), gaps=(0.08, 0.2))
     assert t.index_check(card, corners, read, 0.5).code == "7B"
+
+
+def test_a_frame_written_into_the_last_frames_buffer_is_read_afresh():
+    # the templates keep the frame's rectified cards for the second looks; a camera that writes
+    # each frame into one buffer must not get the last frame's cards back
+    deck = synth.builtin(40)
+    recogniser = Recogniser(identify.Templates.from_deck(deck))
+    frames = [synth.render_scene(synth.Scene([synth.Placed(code, True, 400, 300, 10)], deck,
+                                             Camera(height_mm=750), synth.TableSpec(cloth_seed=3),
+                                             synth.Nuisances()), seed=1).image
+              for code in ("7B", "3C")]
+    buffer = frames[0].copy()
+    assert [c.code for c in recogniser.recognise(buffer)] == ["7B"]
+    buffer[:] = frames[1]
+    assert [c.code for c in recogniser.recognise(buffer)] == ["3C"]

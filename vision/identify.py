@@ -262,6 +262,39 @@ class Templates:
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
         self._index_mask: Optional[np.ndarray] = None
         self._index_pairs: Dict[tuple, tuple] = {}  # (a, b, blur) -> `_index_pair`
+        # the frame being read, and its rectified cards by corners: [rect, features_both or None]
+        self._frame: tuple = (None, {}, {})
+
+    def new_frame(self) -> None:
+        """Forget the cached rectified cards: the next frame may reuse the last one's buffer."""
+        self._frame = (None, {}, {})
+
+    def _rectified(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """`detect.rectify`, once per frame and outline: a doubtful card's second looks (the
+        pixel mask, the index check, a read as the card below) return to the same outline. The
+        cache holds the frame itself, so another frame is not mistaken for it; a frame written
+        into the same buffer needs `new_frame` (the `Recogniser` calls it for every frame)."""
+        from vision.detect import rectify
+
+        frame, by_corners, by_rect = self._frame
+        if frame is not image:
+            by_corners, by_rect = {}, {}
+            self._frame = (image, by_corners, by_rect)
+        key = np.asarray(corners, np.float32).tobytes()
+        entry = by_corners.get(key)
+        if entry is None:
+            entry = by_corners[key] = [rectify(image, corners), None]
+            by_rect[id(entry[0])] = entry
+        return entry[0]
+
+    def _features(self, rect_bgr: np.ndarray):
+        """`features_both`, once per rectified card of the frame being read."""
+        entry = self._frame[2].get(id(rect_bgr))
+        if entry is None or entry[0] is not rect_bgr:
+            return features_both(rect_bgr)
+        if entry[1] is None:
+            entry[1] = features_both(rect_bgr)
+        return entry[1]
 
     # -------------------------------------------------------------- construction
     @classmethod
@@ -319,7 +352,7 @@ class Templates:
         visible cells are compared, renormalised over those cells alone; with a third entry
         (`visible_pixels`), over those feature-grid pixels instead."""
         out, flats = [], []
-        for o, (cells, corner) in enumerate(features_both(rect_bgr)):
+        for o, (cells, corner) in enumerate(self._features(rect_bgr)):
             flats.append(_flat(cells, corner))
             if visible is not None:
                 keep, kc = visible[:2]
@@ -592,9 +625,7 @@ class Templates:
     def _upright(self, image, corners, ident: Identity, corners_seen):
         """The card rectified as `ident` reads it (turned if it lies at 180 degrees), and which of
         its two index corners are in view in that frame."""
-        from vision.detect import rectify
-
-        rect, seen = rectify(image, corners), tuple(corners_seen)
+        rect, seen = self._rectified(image, corners), tuple(corners_seen)
         if ident.rotated:
             rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
         return rect, seen
@@ -613,9 +644,9 @@ class Templates:
 
     def _identify_at(self, image, corners, threshold, refine_below, drop, occluded, vis,
                      alternatives, variants) -> Identity:
-        from vision.detect import rectify, side_variants
+        from vision.detect import side_variants
 
-        qs = self._query(rectify(image, corners), drop, vis)
+        qs = self._query(self._rectified(image, corners), drop, vis)
         ident = self._decide(qs, threshold, occluded)
         # refine only the unsure: hopeless matches (a card half under the stock) rarely recover
         if ident.confidence >= (threshold if refine_below is None else refine_below) \
@@ -623,7 +654,7 @@ class Templates:
             return ident
         best_q, best_val = qs, float(qs[0].max())
         for q in list(alternatives) + (side_variants(corners) if variants else []):
-            qv = self._query(rectify(image, q), drop, vis)
+            qv = self._query(self._rectified(image, q), drop, vis)
             if float(qv[0].max()) > best_val + 0.01:
                 best_q, best_val = qv, float(qv[0].max())
         return self._decide(best_q, threshold, occluded)

@@ -115,6 +115,8 @@ class Recogniser:
 
     def recognise(self, image: np.ndarray) -> List[SeenCard]:
         t0 = time.perf_counter()
+        if hasattr(self.identifier, "new_frame"):
+            self.identifier.new_frame()
         dets = detect.detect_cards(image, self.card_long_px)
         t1 = time.perf_counter()
         out = []
