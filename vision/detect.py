@@ -224,7 +224,7 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_i
     corners of the blob outline do not). The other turn is kept for `_alternate`: side support can
     favour a wrong turn when the card's sides run over other cards."""
     short_px = long_px / CARD_ASPECT
-    best = None
+    best, best_turn = None, 0
     turned = [None, None]  # the best of each orientation
     h, w = mask.shape
     for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
@@ -244,13 +244,12 @@ def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_i
                 continue
             s = inside + _side_support(edges, quad) - abs(sc - 1.0)
             if best is None or s > best[0]:
-                best = (s, quad)
+                best, best_turn = (s, quad), o
             if turned[o] is None or s > turned[o][0]:
                 turned[o] = (s, quad)
     if best is None:
         return None
-    other = turned[1] if turned[0] is not None and best[1] is turned[0][1] else turned[0]
-    return best[0], best[1], other
+    return best[0], best[1], turned[1 - best_turn]
 
 
 def _apart(a: np.ndarray, b: np.ndarray, dist: float) -> bool:
@@ -630,11 +629,10 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
         def keep(cands):
             for score, quad, other in cands:
                 centre = quad.mean(axis=0)
-                near = [j for j, k in enumerate(kept)
-                        if np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3]
-                if near:
+                j = next((j for j, k in enumerate(kept)
+                          if np.linalg.norm(centre - k.mean(axis=0)) < blob_hint * 0.3), None)
+                if j is not None:
                     # nearly as well supported, placed differently: an alternate of that card
-                    j = near[0]
                     if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
                             and _apart(quad, kept[j], 0.1 * blob_hint):
                         others[j].append(quad)
@@ -669,20 +667,16 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                             seg.append((best[0] - 1.0, best[1], None))
                     keep(sorted(seg, key=lambda t: -t[0]))
         pts = c.reshape(-1, 2).astype(np.float64)
-
-        def place(quad):
-            """The hypothesis fitted to the outline, in full-resolution pixels."""
+        for score, quad, alts in zip(scores, kept, others):
             q0 = order_corners(quad).astype(np.float64)
             q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
             q2 = _refine(q1, pts, 2.5, gray)
             # a side hidden under another card can latch onto that card's edge: keep the card size
             q0_long = long_side(q0)
             q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
-            return (order_corners(q) / s + _HALF).astype(np.float32)
-        for score, quad, alts in zip(scores, kept, others):
             # alternates are read rarely (a card left unknown), and the reading refines its edges:
             # not fitted to the outline here, which would cost a millisecond a frame
-            found.append(Detection(place(quad), float(score),
+            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score),
                                    tuple((order_corners(a) / s + _HALF).astype(np.float32) for a in alts)))
     return found
 

@@ -164,11 +164,12 @@ def _masked_corr(tmpl: np.ndarray, tmpl_sq: np.ndarray, q: np.ndarray, keep: np.
     every covered card)."""
     w = np.broadcast_to(keep[:, None] if keep.ndim == 1 else keep, q.shape).astype(q.dtype).ravel()
     k = max(float(w.sum()), 1.0)
+    t = tmpl.reshape(len(tmpl), -1)
     qf = q.ravel()
     qw = qf * w
-    st = tmpl.reshape(len(tmpl), -1) @ w
+    st = t @ w
     sq = float(qw.sum())
-    num = tmpl.reshape(len(tmpl), -1) @ qw - st * (sq / k)
+    num = t @ qw - st * (sq / k)
     var_t = np.maximum(tmpl_sq @ w - st * st / k, 0.0)
     var_q = max(float(qw @ qf) - sq * sq / k, 0.0)
     return num / (np.sqrt(var_t) * (np.sqrt(var_q) + 1e-9) + 1e-9)
@@ -183,7 +184,7 @@ def _masked_corr(tmpl: np.ndarray, tmpl_sq: np.ndarray, q: np.ndarray, keep: np.
 # 90041) was named a 7. The likeness guard came with the runner-up: an 8 of bastos whose numeral
 # matched neither template well (0.53; the 9's numeral is half hidden by its club) went to the 9.
 # The score guard stops a spurious outline (score 0.41) having its "numeral" named.
-# The tenth session's `_both_say` (a numeral leaning 0.5+ with the pair test agreeing by 0.2+,
+# The tenth session's `_pair_agrees` (a numeral leaning 0.5+ with the pair test agreeing by 0.2+,
 # values set before any run): +7, +4 and +2 cards on the fitting, check and fresh (110000+) seeds,
 # no new wrong code. The pair test is biased only towards the card with fewer pips (a hidden pip
 # looks like paper), and the numeral is read from other pixels.
@@ -194,7 +195,7 @@ INDEX_SIGMAS = (0.0, 1.0, 2.0, 3.0)  # template blurs tried: the camera's blur i
 INDEX_FIT = 0.6  # the index corner must look like an index corner of the deck there
 INDEX_SURE = 0.8  # vote needed against each runner-up (+1: exactly the candidate's numeral)
 INDEX_LIKE = 0.6  # the numeral named must also look like that numeral (correlation over it)
-INDEX_AGREE = True  # or: the numeral leans that way and the pair test agrees (`_both_say`)
+INDEX_AGREE = True  # or: the numeral leans that way and the pair test agrees (`_pair_agrees`)
 INDEX_LEAN = 0.5  # the vote that is enough when...
 INDEX_PAIR = 0.2  # ... the pair test sides with the same code by this much
 INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
@@ -585,29 +586,29 @@ class Templates:
             return ident
         rect, seen = self._upright(image, corners, ident, corners_seen)
         for named in codes[:2]:
-            if all(self._numeral_says(rect, seen, named, other) for other in codes if other != named) \
-                    or self._both_say(rect, seen, ident, codes, named):
+            sure = INDEX_LEAN if self._pair_agrees(ident, codes, named) else INDEX_SURE
+            if all(self._numeral_says(rect, seen, named, other, sure) for other in codes if other != named):
                 conf = max(ident.confidence, INDEX_CONFIDENCE) if named == code else INDEX_CONFIDENCE
                 return replace(ident, code=named, candidate=named, confidence=conf)
         return ident
 
-    def _both_say(self, rect_bgr, seen, ident: Identity, codes, named: str) -> bool:
-        """Between the candidate and one close runner-up only: the numeral leans to `named`
-        (INDEX_LEAN, not INDEX_SURE) and so does the artwork where the two templates differ (the
-        pair test, by INDEX_PAIR): two weak signals that agree, each from its own pixels."""
+    @staticmethod
+    def _pair_agrees(ident: Identity, codes, named: str) -> bool:
+        """Between the candidate and one close runner-up only: the artwork, where the two
+        templates differ (the pair test), sides with `named` by INDEX_PAIR. Then a numeral that
+        only leans its way (INDEX_LEAN, not INDEX_SURE) names it: two weak signals that agree,
+        each from its own pixels."""
         if not INDEX_AGREE or len(codes) != 2 or not ident.pairs or codes[1] != ident.runners[0]:
             return False
-        other = codes[1] if named == codes[0] else codes[0]
         pair = ident.pairs[0] if named == codes[0] else -ident.pairs[0]  # candidate vs runner-up
-        if pair < INDEX_PAIR:
-            return False
-        fit, vote, like = self.index_vote(rect_bgr, named, other, seen)
-        return fit >= INDEX_FIT and vote >= INDEX_LEAN and like >= INDEX_LIKE
+        return pair >= INDEX_PAIR
 
-    def _numeral_says(self, rect_bgr: np.ndarray, seen, a: str, b: str) -> bool:
-        """The visible numeral is a's, not b's: where it fits, clearly, and looking like a's."""
+    def _numeral_says(self, rect_bgr: np.ndarray, seen, a: str, b: str,
+                      sure: float = INDEX_SURE) -> bool:
+        """The visible numeral is a's, not b's: where it fits, by a vote of `sure`, and looking
+        like a's."""
         fit, vote, like = self.index_vote(rect_bgr, a, b, seen)
-        return fit >= INDEX_FIT and vote >= INDEX_SURE and like >= INDEX_LIKE
+        return fit >= INDEX_FIT and vote >= sure and like >= INDEX_LIKE
 
     def index_check(self, image, corners, ident: Identity, threshold: float,
                     corners_seen=(True, True)) -> Identity:
