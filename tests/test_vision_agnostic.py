@@ -97,3 +97,49 @@ def test_back_is_not_a_code():
     from vision.identify import face_to_rect
     ident = r.identify(face_to_rect(deck.back))
     assert ident.code is None and not ident.face_up
+
+
+def _rects(deck, codes, seed=5):
+    from vision.detect import rectify
+
+    fr = _scene(deck, codes, seed=seed)
+    return {t.code: rectify(fr.image, t.corners) for t in fr.truth}
+
+
+def test_a_card_that_may_be_covered_is_named_only_from_a_whole_pattern():
+    """A card that overlaps another (or whose outline is poorly supported) is counted only if its
+    pintas form a complete pattern: one pinta hidden leaves a lopsided one, and it abstains."""
+    from vision.agnostic import count_pintas, pintas
+
+    rects = _rects(synth.builtin(40), ["6O", "5C", "7B", "3E"])
+    for code, rect in rects.items():
+        assert count_pintas(rect, whole_layout=True)[0] == code
+    for code in ("6O", "7B"):
+        rect = rects[code].copy()
+        corner = min(pintas(rect), key=lambda b: b.x + b.y)  # the top-left pinta...
+        x0, y0, x1, y1 = corner.box
+        h, w = rect.shape[:2]
+        paper = rect[int(0.45 * h), int(0.5 * w)].tolist()
+        rect[int(y0 * h) - 2:int(y1 * h) + 2, int(x0 * w) - 2:int(x1 * w) + 2] = paper  # ...hidden
+        assert count_pintas(rect, whole_layout=True) == (None, "pintas in no complete pattern")
+
+
+def test_cloth_between_fingers_is_no_pinta():
+    """A hand outlined as a card: the cloth between its fingers runs on to the outline."""
+    from vision.agnostic import count_pintas
+
+    rect = np.full((180, 120, 3), (150, 170, 190), np.uint8)  # skin
+    for x in (30, 57, 84):
+        rect[70:, x:x + 8] = (60, 120, 40)  # green cloth, out to the edge
+    code, why = count_pintas(rect, whole_layout=True)
+    assert code is None, why
+
+
+@pytest.mark.parametrize("code", ["3C", "3O", "5E", "7E"])
+def test_pintas_drawn_touching_or_lying_across_are_counted(code):
+    """Fournier's 3 of cups and of coins touch (parted by thinning the ink); its 5 and 7 of
+    swords have one sword lying flat across the middle (its own mirror image)."""
+    from vision.agnostic import _face_rect, count_pintas
+
+    deck = _deck("fournier-1878")
+    assert count_pintas(_face_rect(deck.faces[code]))[0] == code
