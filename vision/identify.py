@@ -36,6 +36,7 @@ class Identity:
     pair: float = 0.0  # pairwise verification against the runners-up (+1 clear, -1 the other)
     view: str = "whole"  # what was compared: the whole card, "occluded" (worst cells dropped), "masked"
     searched: bool = False  # read after `Templates.align` moved the outline (see `searched`)
+    settled: bool = False  # the identifier says a second look at the outline cannot help
     runners: tuple = ()  # the next two codes after the candidate (for the index test)...
     gaps: tuple = ()  # ... and how far below the candidate each scored...
     pairs: tuple = ()  # ... and the pair test against each (`Templates.pair_margin`)

@@ -157,7 +157,7 @@ class Recogniser:
                 d = detect.Detection(q, d.score)
         ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
                                                         alternatives=alts, **kw)
-        if self.refine and not alts and ident.candidate != "back" and \
+        if self.refine and not alts and ident.candidate != "back" and not ident.settled and \
                 (ident.code is None or doubtful(ident)):
             ident, d = self._refined(page, d, ident, kw)
         if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
