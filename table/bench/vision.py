@@ -138,4 +138,20 @@ def run(args) -> int:
         print(f"{mode:9} ms per frame: median {np.median(a[:, 0]):.1f}  p95 {np.percentile(a[:, 0], 95):.1f}"
               f"  (detect median {np.median(a[:, 1]):.1f}, identify median {np.median(a[:, 2]):.1f}; "
               f"{len(a)} frames)")
+    print(f"this machine: {machine_speed():.2f} s for 10 million Python additions (best of 3; the times "
+          f"above scale with it from machine to machine)")
     return 0
+
+
+def machine_speed() -> float:
+    """Seconds for a fixed pure-Python loop: a yardstick printed beside the frame times, since
+    development machines differ (the same pipeline took a median 23 ms a frame on the tenth
+    session's machine, 41 ms on the eleventh's) and the frame times with them."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        s = 0
+        for i in range(10_000_000):
+            s += i
+        best = min(best, time.perf_counter() - t0)
+    return best
