@@ -68,7 +68,7 @@ def is_back(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> bool:
     if _uneven(cells, keep, strips=False) < 4.0:
         return True
     # without plain paper anywhere, fairly even will do: textured paper has some everywhere
-    return flat_fraction(rect_bgr) < 0.02 and _uneven(cells, keep, strips=True) < 9.0
+    return _uneven(cells, keep, strips=True) < 9.0 and flat_fraction(rect_bgr) < 0.02  # cheap first
 
 
 def flat_fraction(rect_bgr: np.ndarray) -> float:
