@@ -123,7 +123,7 @@ MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
 ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by this much (L1
                      # over the hue shares): no pinta cut in part
 NO_UNIT = "no two pintas of one size"
-PART_PX = 2  # ink taken off to part touching pintas (then they must form a complete pattern)
+PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
 LOOSE_TOL = 0.3  # a single pinta this far off its size (cut by the frame crop, an ornament
 SMALL_BLOB = 0.6  # touching it), or blobs under this many pintas (ornaments between them):
                   # counted only if the pintas form a complete pattern (`complete_layout`)
@@ -302,10 +302,12 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
     parted = unit is None
-    if parted:  # pintas drawn touching (the 3 of cups, of coins) make one blob: part them
-        blobs = pintas(rect_bgr, erode=PART_PX, ink=ink)
+    for px in PART_PX if parted else ():  # pintas drawn touching (the 3 of cups, of coins)
+        blobs = pintas(rect_bgr, erode=px, ink=ink)  # make one blob: part them
         unit = _unit_area([b.area for b in blobs])
         whole_layout = True
+        if unit is not None:
+            break
     if unit is None:
         return None, NO_UNIT
     n, singles, placed, smaller, loose = 0, [], [], [], False
