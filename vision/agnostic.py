@@ -1,9 +1,12 @@
 """Deck-agnostic reader, for a deck nobody has enrolled.
 
 A number card (2-9) is read from its pintas (`count_pintas`): how many suit signs of one size it
-shows, and which suit their shape says. That holds for any Spanish deck. What is left (figures,
-aces, cards partly covered) goes to a coarse layout and colour match against reference decks (see
-`Reader`), which abstains (code None) unless one code clearly wins. Telling a face from a back
+shows, and which suit their shape says. That holds for any Spanish deck. Where the count needs
+more trust (a card that may be covered, a flourish passed over, pintas parted) the pintas must
+also lie in a complete pattern (`complete_layout`). The aces of bastos and espadas are one long
+pinta alone (`read_ace`). What is left (figures, the other aces, cards partly covered) goes to a
+coarse layout and colour match against reference decks (see `Reader`), which abstains (code None)
+unless one code clearly wins. Telling a face from a back
 needs no deck: a face has pintas or a figure on paper, a back's pattern repeats edge to edge, so
 its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line breaks along the
 short edges: unbroken oros, one break copas, two espadas, three bastos) is kept for diagnostics:
@@ -200,7 +203,8 @@ def _ink(rect_bgr: np.ndarray) -> np.ndarray:
     paper = tuple(_hist_median(cv2.calcHist([inner], [k], lightest, [256], [0, 256]))
                   for k in range(3)) + (0.0,)  # the lightest pixels' common colour
     light, a, b = cv2.split(cv2.absdiff(lab, paper))  # squared by table: no float temporaries
-    dist2 = cv2.add(cv2.add(cv2.LUT(light, _SQ_LIGHT), cv2.LUT(a, _SQ_CHROMA)), cv2.LUT(b, _SQ_CHROMA))
+    dist2 = cv2.add(cv2.add(cv2.LUT(light, _SQ_LIGHT), cv2.LUT(a, _SQ_CHROMA)),
+                    cv2.LUT(b, _SQ_CHROMA))
     return cv2.morphologyEx((dist2 > 22.0 ** 2).astype(np.uint8), cv2.MORPH_OPEN,
                             np.ones((3, 3), np.uint8))
 
@@ -295,7 +299,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     """(code, why): a number card's code from its pintas, or (None, the reason it abstains).
     ``whole_layout``: the card may be covered somewhere, so the pintas must also be separate and
     lie in a complete pattern (`complete_layout`): a card that hides some of them leaves a
-    lopsided pattern, or one with a hole. ``blobs``, ``ink``: `pintas` and `_ink` of the card, if already made."""
+    lopsided pattern, or one with a hole. ``blobs``, ``ink``: `pintas` and `_ink` of the card,
+    if already made."""
     if ink is None:
         ink = _ink(rect_bgr)
     if blobs is None:
@@ -349,16 +354,14 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if (whole_layout or loose) and not (len(placed) == n and complete_layout(placed) and
                                         not any(b.at_edge for b in placed)):
         return None, "pintas in no complete pattern"
-    if smaller:  # a flourish is drawn in other colours; a blob like the pintas is one cut in
-        ink = {h: float(np.mean([b.colours[h] for b in singles])) for h in HUES}  # part (or
-        if n == 2 or any(sum(abs(b.colours[h] - ink[h]) for h in HUES) < ORNAMENT_HUES  # of
-                         for b in smaller):  # another size: the 8 of copas has pairs touching)
+    if smaller:
+        # a flourish is drawn in other colours; a smaller blob coloured like the pintas is one
+        # cut in part, or pintas of another size (the Naipes 8 of copas has them touching)
+        usual = {h: float(np.mean([b.colours[h] for b in singles])) for h in HUES}
+        if n == 2 or any(sum(abs(b.colours[h] - usual[h]) for h in HUES) < ORNAMENT_HUES
+                         for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
-
-
-LAYOUT_TOL = 0.09  # a pinta's mirror image lies within this (of the card's width; 1.5x of its
-                   # height) of another pinta of about its size
 
 
 ACE_MIN_ELONGATION = 4.5  # a long club or sword alone on the card; the figures of three decks
@@ -385,6 +388,10 @@ def read_ace(blobs: List[Pinta], card_area: float) -> Tuple[Optional[str], str]:
             (c["green"] + c["yellow"] >= 0.7 or c["red"] >= 0.5 or c["green"] >= 0.5):
         return "1B", "ok"
     return None, "a long pinta of no suit"
+
+
+LAYOUT_TOL = 0.09  # a pinta's mirror image lies within this (of the card's width; 1.5x of its
+                   # height) of another pinta of about its size
 
 
 def complete_layout(singles: List[Pinta]) -> bool:
@@ -545,7 +552,6 @@ class Reader:
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
-        settled = why == NO_UNIT
         if keep is not None:
             margin -= 0.02 + 0.1 * float(1.0 - keep.mean())  # less of the card: less evidence
         # calibrated on leave-one-deck-out runs (references: built-in + one Spanish deck, measured
@@ -557,7 +563,7 @@ class Reader:
         if sim < 0.76:  # a poor best match (e.g. a style-specific ace) is no evidence
             conf = min(conf, 0.2)
         # one picture (a figure, an ace) far from naming: moving the outline a few pixels would
-        # not change that (it saves a third of the reader's time on the printed decks)
+        # not change that (it saves about a fifth of the reader's time on the printed decks)
         settled = why == NO_UNIT and conf < SETTLED_BELOW
         return Identity(code if conf >= threshold else None, True, conf, rotated,
                         candidate=code, score=sim, margin=margin, settled=settled)
