@@ -46,10 +46,11 @@ def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = No
     ``partners``, if given, is set True for every detection that overlaps another at all."""
     quads = [d.corners.astype(np.float32) for d in dets]
     areas = [cv2.contourArea(q) for q in quads]
+    centres = [q.mean(0) for q in quads]
     out = [False] * len(dets)
     for i in range(len(quads)):
         for j in range(i + 1, len(quads)):
-            if np.linalg.norm(quads[i].mean(0) - quads[j].mean(0)) > 1.3 * (areas[i] ** 0.5 + areas[j] ** 0.5):
+            if np.linalg.norm(centres[i] - centres[j]) > 1.3 * (areas[i] ** 0.5 + areas[j] ** 0.5):
                 continue
             inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
             if inter > min_frac * min(areas[i], areas[j]):
@@ -69,6 +70,7 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     w, h = size
     dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     quads = [d.corners.astype(np.float32) for d in dets]
+    centres = [q.mean(0) for q in quads]
     out: List[Optional[np.ndarray]] = [None] * len(dets)
     for i, q in enumerate(quads):
         if not covered[i]:
@@ -76,8 +78,8 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
         m = cv2.getPerspectiveTransform(q, dst)
         cov = None
         for j, qj in enumerate(quads):
-            if j == i or np.linalg.norm(q.mean(0) - qj.mean(0)) > 1.2 * (np.linalg.norm(q[0] - q[2]) +
-                                                                       np.linalg.norm(qj[0] - qj[2])) / 2:
+            if j == i or np.linalg.norm(centres[i] - centres[j]) > 1.2 * (np.linalg.norm(q[0] - q[2]) +
+                                                                        np.linalg.norm(qj[0] - qj[2])) / 2:
                 continue
             inter, _ = cv2.intersectConvexConvex(q, qj)
             if inter <= 0:
