@@ -157,3 +157,13 @@ def test_a_long_club_or_sword_alone_is_an_ace_and_no_figure_is():
     assert read["naipes-libres", "1B"] == "1B" and read["naipes-libres", "1E"] == "1E"
     assert read["fournier-1878", "1B"] == "1B"
     assert all(got in (None, code) for (_, code), got in read.items())
+
+
+@pytest.mark.parametrize("name", ["fournier-1878", "naipes-libres"])
+def test_a_seven_of_espadas_or_bastos_is_a_complete_pattern(name):
+    """Their 7s have three pintas in the middle column: any of them may be the one a 6 lacks."""
+    from vision.agnostic import _face_rect, count_pintas
+
+    deck = _deck(name)
+    for code in ("7E", "7B"):
+        assert count_pintas(_face_rect(deck.faces[code]), whole_layout=True)[0] == code

@@ -402,10 +402,10 @@ def complete_layout(singles: List[Pinta]) -> bool:
     with some pintas hidden, leaves a pattern without that symmetry (measured: docs/vision.md)."""
     n = len(singles)
     turned = lambda x, y: (1 - x, 1 - y)  # noqa: E731
-    if n == 7:
-        extra = min(singles, key=lambda b: abs(b.x - 0.5))
+    if n == 7:  # the extra one: any pinta of the middle column (Fournier's 7 of espadas has
+        middle = [b for b in singles if b.box[0] <= 0.5 <= b.box[2]]  # three there)
         return _mirrored(singles, lambda x, y: (1 - x, y)) and \
-            _mirrored([b for b in singles if b is not extra], turned)
+            any(_mirrored([b for b in singles if b is not extra], turned) for extra in middle)
     if n == 3 and _mirrored(singles, lambda x, y: (x, 1 - y)):
         middle = sorted(singles, key=lambda b: b.y)[1]
         if all(abs(middle.x - (1 - b.x)) < LAYOUT_TOL for b in singles if b is not middle):
