@@ -118,18 +118,19 @@ def frame_breaks(rect_bgr: np.ndarray) -> int:
 # number card of any Spanish deck: count the ink blobs of the common size (two touching pintas
 # make one blob of twice the size) and tell the suit from their shape, with colour only where
 # the shape allows two suits (a sword has blue steel, a club none). Figures (10, 11, 12) and
-# aces are one big picture each: this reader leaves them to the layout reader below.
+# aces are one big picture each: `read_ace` names the aces that are one long pinta, the layout
+# reader below is left the rest.
 
 PINTA_MIN_PX = 60  # blobs smaller than this (in the 120 x 180 rectified card) are ornament
 UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
 MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
-ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by this much (L1
-                     # over the hue shares): no pinta cut in part
-NO_UNIT = "no two pintas of one size"
-PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
 LOOSE_TOL = 0.3  # a single pinta this far off its size (cut by the frame crop, an ornament
 SMALL_BLOB = 0.6  # touching it), or blobs under this many pintas (ornaments between them):
-                  # counted only if the pintas form a complete pattern (`complete_layout`)
+                  # counted only if the pintas form a complete pattern (`complete_layout`)...
+ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by this much (L1
+                     # over the hue shares): no pinta cut in part
+PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
+NO_UNIT = "no two pintas of one size"
 PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in about 1,200 readings of clear cards of three
                           # decks (seeds 20000+, 30000+, 70000+ and the benchmark's; docs/vision.md)
 MERGED_SOLIDITY = 0.93  # touching pintas leave notches; a solid blob is one big pinta (the 5 of
@@ -159,14 +160,18 @@ class Pinta:
             return "C"
         if e >= 2.8 and s < 0.93 and c["blue"] > 0.03:
             return "E"
-        strongest = max(c.values())
-        if e >= 2.8 and s < 0.9 and strongest < 0.45 and sum(c.values()) < 0.7:
-            return "E"  # grey steel (no colour) and a gilt hilt: a sword drawn without blue
+        if e >= 2.8 and s < 0.9 and _steel(c):
+            return "E"  # a sword drawn without blue
         if e >= 2.2 and s > 0.7 and c["blue"] < 0.02 and \
                 (c["red"] >= 0.5 or c["green"] >= 0.5 or c["yellow"] >= 0.7 or
                  c["yellow"] + c["green"] >= 0.85):  # a club is one strong colour (or two
             return "B"                                  # shades of it); a sword's is steel
         return None
+
+
+def _steel(colours: Dict[str, float]) -> bool:
+    """Grey steel and a gilt hilt: no colour strong, most pixels dull (a sword without blue)."""
+    return max(colours.values()) < 0.45 and sum(colours.values()) < 0.7
 
 
 _SQ_LIGHT = (np.arange(256, dtype=np.float32) / 2.55) ** 2  # 8-bit L difference, squared in 0-100
@@ -382,7 +387,7 @@ def read_ace(blobs: List[Pinta], card_area: float) -> Tuple[Optional[str], str]:
     if big.elongation < ACE_MIN_ELONGATION or big.at_edge:
         return None, "not one long pinta"
     c = big.colours
-    if c["blue"] >= 0.1 or (max(c.values()) < 0.45 and sum(c.values()) < 0.7):
+    if c["blue"] >= 0.1 or _steel(c):
         return ("1E", "ok") if big.solidity < 0.8 else (None, "a solid blue pinta")
     if c["blue"] < 0.03 and big.solidity >= 0.6 and \
             (c["green"] + c["yellow"] >= 0.7 or c["red"] >= 0.5 or c["green"] >= 0.5):
