@@ -307,3 +307,31 @@ def test_a_frame_written_into_the_last_frames_buffer_is_read_afresh():
     assert [c.code for c in recogniser.recognise(buffer)] == ["7B"]
     buffer[:] = frames[1]
     assert [c.code for c in recogniser.recognise(buffer)] == ["3C"]
+
+
+def test_an_unknown_number_card_is_named_by_counting_its_pintas_when_the_count_agrees():
+    """Fournier's 7 of bastos at 180 degrees ties with its 6 (the other clubs line up): the pinta
+    count settles it, but only for a code the templates also put near the top, and a card that
+    may be covered only when its pintas form a complete pattern."""
+    deck = _deck("fournier-1878")
+    t = identify.Templates.from_deck(deck)
+    card = cv2.copyMakeBorder(cv2.rotate(t.rects["7B"], cv2.ROTATE_180), 20, 20, 20, 20,
+                              cv2.BORDER_CONSTANT, value=(40, 90, 40))
+    h, w = t.rects["7B"].shape[:2]
+    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+    doubt = identify.Identity(None, True, 0.01, candidate="6B", score=0.95, margin=0.003,
+                              runners=("7B", "5E"))
+    named = t.pinta_check(card, corners, doubt, maybe_covered=False)
+    assert (named.code, named.view, named.rotated) == ("7B", "pintas", True)
+    assert named.confidence >= 0.5
+    assert t.pinta_check(card, corners, doubt, maybe_covered=True).code == "7B"  # whole: complete
+    # the count names a code the templates did not put near the top: no reading
+    other = identify.Identity(None, True, 0.01, candidate="6B", score=0.95, margin=0.003,
+                              runners=("5B", "5E"))
+    assert t.pinta_check(card, corners, other, maybe_covered=False).code is None
+    # a hand over the lower clubs: what is left is no complete pattern, so a maybe-covered card
+    # is not counted
+    t.new_frame()
+    covered = card.copy()
+    covered[20 + h // 2 + 10:20 + h - 10, 20:20 + w] = (120, 150, 200)
+    assert t.pinta_check(covered, corners, doubt, maybe_covered=True).code is None

@@ -478,6 +478,33 @@ def _face_rect(img: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
+def read_pintas(rect_bgr: np.ndarray, maybe_covered: bool) -> Tuple[Optional[str], str]:
+    """(code, why): a number card or a long ace from its pintas alone (`count_pintas`,
+    `read_ace`), or (None, why not). A card that may be covered (it overlaps another, or its
+    outline is poorly supported: most such cards are whole) is counted too, if its pintas form a
+    complete pattern; an ace is read only from a card known to be whole."""
+    ink = _ink(rect_bgr)
+    blobs = pintas(rect_bgr, ink=ink)
+    code, why = count_pintas(rect_bgr, whole_layout=maybe_covered, blobs=blobs, ink=ink)
+    if code is None and not maybe_covered:
+        code, _ = read_ace(blobs, rect_bgr.shape[0] * rect_bgr.shape[1])
+    return code, why
+
+
+def layout_keep(shape, cover: Optional[np.ndarray], occluded: bool) -> Optional[np.ndarray]:
+    """Weights over the layout GRID (rows, columns) of a card of rectified ``shape``: 0 over the
+    cells another card covers (``cover``: 1 where covered, any size), all 1 for a card that may be
+    covered somewhere unknown (``occluded``), None for a card known to be whole."""
+    if cover is not None and float(np.mean(cover)) > 0.002:
+        h, w = shape[:2]
+        c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+        c = c[int(0.05 * h):h - int(0.05 * h), int(0.06 * w):w - int(0.06 * w)]
+        return (cv2.resize(c, GRID, interpolation=cv2.INTER_AREA) < 0.05).astype(np.float32)
+    if occluded:
+        return np.ones((GRID[1], GRID[0]), np.float32)
+    return None
+
+
 class Reader:
     """Identifier interface like `Templates`; conservative: names a card only when its layout
     clearly matches one code of the reference decks better than any other code.
@@ -531,26 +558,12 @@ class Reader:
         from vision.detect import rectify
 
         rect = rectify(image, corners)
-        keep = None
-        if cover is not None and float(np.mean(cover)) > 0.002:
-            h, w = rect.shape[:2]
-            c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
-            c = c[int(0.05 * h):h - int(0.05 * h), int(0.06 * w):w - int(0.06 * w)]
-            keep = (cv2.resize(c, GRID, interpolation=cv2.INTER_AREA) < 0.05).astype(np.float32)
-        elif occluded:
-            keep = np.ones((GRID[1], GRID[0]), np.float32)  # may be covered somewhere unknown
-        return self.identify(rect, threshold, keep)
+        return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded))
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None) -> Identity:
         if is_back(rect_bgr, keep):
             return Identity(None, False, 0.7, candidate="back")
-        # a card that may be covered (it overlaps another, or its outline is poorly supported:
-        # most such cards are whole) is counted too, if its pintas form a complete pattern
-        ink = _ink(rect_bgr)
-        blobs = pintas(rect_bgr, ink=ink)
-        code, why = count_pintas(rect_bgr, whole_layout=keep is not None, blobs=blobs, ink=ink)
-        if code is None and keep is None:
-            code, _ = read_ace(blobs, rect_bgr.shape[0] * rect_bgr.shape[1])
+        code, why = read_pintas(rect_bgr, maybe_covered=keep is not None)
         if code is not None:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")

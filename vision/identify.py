@@ -34,7 +34,8 @@ class Identity:
     score: float = 0.0  # raw similarity of the best match
     margin: float = 0.0  # over the runner-up code
     pair: float = 0.0  # pairwise verification against the runners-up (+1 clear, -1 the other)
-    view: str = "whole"  # what was compared: the whole card, "occluded" (worst cells dropped), "masked"
+    view: str = "whole"  # what was compared: the whole card, "occluded" (worst cells dropped), "masked",
+    #                      "pintas" (named by their count: `Templates.pinta_check`)
     searched: bool = False  # read after `Templates.align` moved the outline (see `searched`)
     settled: bool = False  # the identifier says a second look at the outline cannot help
     runners: tuple = ()  # the next two codes after the candidate (for the index test)...
@@ -204,6 +205,8 @@ INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to th
 INDEX_VETO = True  # a maybe-covered card read confidently, whose numeral is its runner-up's...
 INDEX_VETO_GAP = 0.15  # ... runner-up this close: unknown after all
 INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting, check and fresh seeds
+PINTA_CHECK = True  # an unknown number card gets its pintas counted (`Templates.pinta_check`)
+PINTA_CONFIDENCE = 0.95
 PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
 PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
 
@@ -623,6 +626,24 @@ class Templates:
         if self._numeral_says(*self._upright(image, corners, ident, corners_seen), other, ident.code):
             return replace(ident, code=None, confidence=min(ident.confidence, threshold - 0.01))
         return ident
+
+    def pinta_check(self, image, corners, ident: Identity, maybe_covered: bool) -> Identity:
+        """A card left unknown between number cards (a 7 of bastos and a 6 turned round, whose
+        other clubs line up: only the one crosswise club differs) named by counting its pintas
+        (`agnostic.read_pintas`, whose count has read no wrong code on a few thousand cards), when
+        the count names the candidate or a runner-up: two readers from different evidence agree.
+        A card that may be covered is counted only if its pintas form a complete pattern."""
+        if not PINTA_CHECK or ident.code is not None or ident.candidate in (None, "back"):
+            return ident
+        from vision.agnostic import read_pintas
+
+        rect = self._rectified(image, corners)
+        code, _ = read_pintas(rect, maybe_covered)
+        if code is None or code not in (ident.candidate,) + tuple(ident.runners) or code not in self.codes:
+            return ident
+        s = self._query(rect)[0][:, self.codes.index(code)]
+        return replace(ident, code=code, candidate=code, confidence=PINTA_CONFIDENCE,
+                       rotated=bool(s[1] > s[0]), view="pintas")
 
     def _upright(self, image, corners, ident: Identity, corners_seen):
         """The card rectified as `ident` reads it (turned if it lies at 180 degrees), and which of
