@@ -335,3 +335,35 @@ def test_an_unknown_number_card_is_named_by_counting_its_pintas_when_the_count_a
     covered = card.copy()
     covered[20 + h // 2 + 10:20 + h - 10, 20:20 + w] = (120, 150, 200)
     assert t.pinta_check(covered, corners, doubt, maybe_covered=True).code is None
+
+
+def test_a_doubtful_number_card_reading_that_the_pinta_count_contradicts_is_not_trusted():
+    """A whole 4 of copas that `align` read as the 5 (its search found a look-alike) is the 4 its
+    pintas count, since the templates had the 4 next; read over part of itself (another card
+    judged to lie on it), it is unknown instead: the count could be of what the cover hides. A
+    whole card read without a search is left alone."""
+    t = identify.Templates.from_deck(synth.builtin(40))
+    card = cv2.copyMakeBorder(t.rects["4C"], 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=(40, 90, 40))
+    h, w = t.rects["4C"].shape[:2]
+    corners = np.float32([[20, 20], [20 + w, 20], [20 + w, 20 + h], [20, 20 + h]])
+
+    def read(**kw):
+        return identify.Identity("5C", True, 0.8, candidate="5C", score=0.77, margin=0.07,
+                                 runners=("4C", "5O"), gaps=(0.07, 0.25), **kw)
+
+    assert t.pinta_check(card, corners, read(view="whole", searched=True), False).code == "4C"
+    masked = t.pinta_check(card, corners, read(view="masked"), True)
+    assert masked.code is None and masked.confidence < 0.5
+    assert t.pinta_check(card, corners, read(view="whole"), False).code == "5C"
+
+
+def test_the_numeral_does_not_name_the_runner_up_where_the_artwork_plainly_shows_the_candidate():
+    # a numeral half hidden by a hand read as a 9, on an 8 whose middle, where the 9's extra
+    # club lies, is in plain view: the pair test's 0.75+ for the candidate outweighs the numeral
+    t, card, corners = _seven_of_bastos_on_cloth()
+    doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01,
+                              runners=("7B",), gaps=(0.01,), pairs=(0.9,))
+    assert t.index_test(card, corners, doubt).code is None
+    doubt = identify.Identity(None, True, 0.3, candidate="6B", score=0.9, margin=0.01,
+                              runners=("7B",), gaps=(0.01,), pairs=(0.3,))
+    assert t.index_test(card, corners, doubt).code == "7B"

@@ -135,9 +135,10 @@ class Recogniser:
                     ident, placed = self._read_as_below(page, dets, k, typical, ident, placed)
                 if ident.code is None and ident.candidate != "back" and d.alternates:
                     ident, placed = self._read_alternate(page, dets, k, typical, ident, placed)
-                if ident.code is None and hasattr(self.identifier, "pinta_check"):
-                    ident = self.identifier.pinta_check(image, placed.corners, ident, maybe_covered=(
-                        occ or partners[k] or cov is not None or placed.score < 0.9))
+                if hasattr(self.identifier, "pinta_check"):
+                    maybe_covered = occ or partners[k] or cov is not None or placed.score < 0.9
+                    ident = self.identifier.pinta_check(image, placed.corners, ident, maybe_covered,
+                                                        self.threshold)
                 d = placed
             else:
                 ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
