@@ -213,6 +213,7 @@ INDEX_CONFIDENCE = 0.6  # no wrong code among the cards it named on the fitting,
 PINTA_CHECK = True  # an unknown number card gets its pintas counted (`Templates.pinta_check`)
 PINTA_CONFIDENCE = 0.95
 PINTA_VETO = True  # ... and a doubtful number card reading that the count contradicts is not named
+PINTA_VETO_MARGIN = 0.12  # ... (one whose runner-up came this close: the count takes 1.8 ms a card)
 _NUMBER_RANKS = {str(r) for r in range(2, 10)}
 PIXEL_MASK = True  # a covered card unknown over its visible cells gets a look at its visible pixels
 PIXEL_MARGIN = 1  # grid pixels (5 px of the rectified card): the cover map's edge is a few px off
@@ -643,14 +644,15 @@ class Templates:
         thousand cards) as a second reader, from other evidence than the templates'.
         - A card left unknown between number cards (a 7 of bastos and a 6 turned round, whose
           other clubs line up) is named when the count names the candidate or a runner-up.
-        - A number card named while maybe covered, or after `align` moved its outline, whose
-          pintas count another card in a complete pattern, is unknown after all: the cover map
-          was wrong (the card lay on top) or the search found a look-alike. A whole card whose
-          count names the runner-up is named that.
+        - A number card named by a margin under PINTA_VETO_MARGIN while maybe covered, or after
+          `align` moved its outline, whose pintas count another card in a complete pattern, is
+          unknown after all: the cover map was wrong (the card lay on top) or the search found
+          a look-alike. A whole card whose count names the runner-up is named that.
         A card that may be covered is counted only if its pintas form a complete pattern."""
         if not PINTA_CHECK or ident.candidate in (None, "back"):
             return ident
         if ident.code is not None and not (PINTA_VETO and ident.code[:-1] in _NUMBER_RANKS and
+                                           ident.margin < PINTA_VETO_MARGIN and
                                            (ident.view != "whole" or ident.searched)):
             return ident
         from vision.agnostic import read_pintas
