@@ -257,6 +257,7 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode + 1,) * 2))
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
+    x0, y0, x1, y1 = _inked_box(w, h)
     hues = None
     out = []
     for i in range(1, n):
@@ -267,7 +268,6 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
             hues = _hue_classes(rect_bgr)
         x, y, bw, bh = stats[i, :4]
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        x0, y0, x1, y1 = _inked_box(w, h)
         at_edge = False
         if x <= x0 or y <= y0 or x + bw >= x1 or y + bh >= y1:
             if outside is None:

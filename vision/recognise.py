@@ -46,7 +46,7 @@ def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = No
     ``partners``, if given, is set True for every detection that overlaps another at all."""
     quads = [d.corners.astype(np.float32) for d in dets]
     areas = [cv2.contourArea(q) for q in quads]
-    centres = [q.mean(0) for q in quads]
+    centres = [detect._centre(q) for q in quads]
     out = [False] * len(dets)
     for i in range(len(quads)):
         for j in range(i + 1, len(quads)):
@@ -70,7 +70,7 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     w, h = size
     dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     quads = [d.corners.astype(np.float32) for d in dets]
-    centres = [q.mean(0) for q in quads]
+    centres = [detect._centre(q) for q in quads]
     out: List[Optional[np.ndarray]] = [None] * len(dets)
     for i, q in enumerate(quads):
         if not covered[i]:
