@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Tuple
 import cv2
 import numpy as np
 
+from vision import pictures
 from vision.geometry import RECT_H, RECT_W
 from vision.identify import Identity
 
@@ -478,12 +479,15 @@ def _face_rect(img: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
-def read_pintas(rect_bgr: np.ndarray, maybe_covered: bool) -> Tuple[Optional[str], str]:
+def read_pintas(rect_bgr: np.ndarray, maybe_covered: bool,
+                ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """(code, why): a number card or a long ace from its pintas alone (`count_pintas`,
     `read_ace`), or (None, why not). A card that may be covered (it overlaps another, or its
     outline is poorly supported: most such cards are whole) is counted too, if its pintas form a
-    complete pattern; an ace is read only from a card known to be whole."""
-    ink = _ink(rect_bgr)
+    complete pattern; an ace is read only from a card known to be whole. ``ink``: the card's
+    `_ink`, if already made."""
+    if ink is None:
+        ink = _ink(rect_bgr)
     blobs = pintas(rect_bgr, ink=ink)
     code, why = count_pintas(rect_bgr, whole_layout=maybe_covered, blobs=blobs, ink=ink)
     if code is None and not maybe_covered:
@@ -563,10 +567,16 @@ class Reader:
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None) -> Identity:
         if is_back(rect_bgr, keep):
             return Identity(None, False, 0.7, candidate="back")
-        code, why = read_pintas(rect_bgr, maybe_covered=keep is not None)
+        ink = _ink(rect_bgr)
+        code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
         if code is not None:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")
+        if keep is None:
+            code, _ = pictures.read_picture(rect_bgr, ink)
+            if code is not None:
+                return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
+                                score=1.0, margin=1.0, view="picture")
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
