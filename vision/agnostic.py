@@ -4,9 +4,10 @@ A number card (2-9) is read from its pintas (`count_pintas`): how many suit sign
 shows, and which suit their shape says. That holds for any Spanish deck. Where the count needs
 more trust (a card that may be covered, a flourish passed over, pintas parted) the pintas must
 also lie in a complete pattern (`complete_layout`). The aces of bastos and espadas are one long
-pinta alone (`read_ace`). What is left (figures, the other aces, cards partly covered) goes to a
-coarse layout and colour match against reference decks (see `Reader`), which abstains (code None)
-unless one code clearly wins. Telling a face from a back
+pinta alone (`read_ace`). Figures, the aces drawn as one emblem and the crossed 3 of bastos are
+read from their silhouette and the pinta a figure holds (`pictures`). What is left (cards partly
+covered, pictures of other shapes) goes to a coarse layout and colour match against reference
+decks (see `Reader`), which abstains (code None) unless one code clearly wins. Telling a face from a back
 needs no deck: a face has pintas or a figure on paper, a back's pattern repeats edge to edge, so
 its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line breaks along the
 short edges: unbroken oros, one break copas, two espadas, three bastos) is kept for diagnostics:
@@ -562,9 +563,12 @@ class Reader:
         from vision.detect import rectify
 
         rect = rectify(image, corners)
-        return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded))
+        return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded), cover)
 
-    def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None) -> Identity:
+    def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None,
+                 overlap: Optional[np.ndarray] = None) -> Identity:
+        """``keep``: see `layout_keep`; ``overlap``: where other cards overlap this one (1, any
+        size), whichever lies on top."""
         if is_back(rect_bgr, keep):
             return Identity(None, False, 0.7, candidate="back")
         ink = _ink(rect_bgr)
@@ -572,11 +576,13 @@ class Reader:
         if code is not None:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")
-        if keep is None:
-            code, _ = pictures.read_picture(rect_bgr, ink)
+        if keep is None or overlap is not None:
+            code, _ = pictures.read_picture(rect_bgr, ink if keep is None else None,
+                                            None if keep is None else overlap)
             if code is not None:
                 return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
-                                score=1.0, margin=1.0, view="picture")
+                                score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no
+                # runner-up to verify against (the recogniser's read as the card below asks)
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)

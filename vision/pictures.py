@@ -3,7 +3,8 @@
 Spanish decks differ in their drawing but share their iconography. The rey (12) is a crowned king
 in a long robe that fills its outline; the caballo (11) a rider on a brown horse, a compact mass
 with legs cut out of it; the sota (10) a page standing, slender. The ace of copas is one large
-cup, mirror-symmetric; the ace of oros a large round medallion; the ace of bastos one long club.
+cup, mirror-symmetric; the ace of oros a large round medallion; the ace of bastos one long club;
+the 3 of bastos three clubs crossed.
 So the card's ink taken as one silhouette (`silhouette`) tells these apart: how much of the card
 it covers, how much of its own outline it fills (solidity), how long it is, and how nearly it is
 its own mirror image. The pintas cannot: a figure holds one pinta, often run into its arm.
@@ -66,24 +67,31 @@ class Silhouette:
             return "10"  # a club alone (the ace of bastos) is as long, but far from symmetric
         return None
 
-    def ace(self) -> Optional[str]:
-        """The ace this silhouette is, if it is clearly one: '1C', '1O' or '1B'."""
+    def emblem(self) -> Optional[str]:
+        """The card drawn as one emblem this silhouette is, if clearly one: the aces '1C', '1O'
+        and '1B', and the 3 of bastos (its three clubs crossed: one blob)."""
         a, s, e, y, h = self.area, self.solidity, self.elongation, self.symmetry, self.hues
         if self.share >= 0.9 and y >= 0.88 and 0.6 <= s <= 0.76 and 1.85 <= e <= 2.5 and \
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
-            # king; two crossed green clubs, the 3 of bastos, as much)
+            # king; the crossed green clubs below as much)
         if self.share >= 0.65 and a >= 0.36 and e <= 1.65 and 0.5 <= s <= 0.76 and \
                 h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
             return "1B"  # one long green club, not symmetric (a page holding one: 0.41 and up)
+        if self.share >= 0.95 and 0.72 <= y <= 0.92 and 0.54 <= s <= 0.66 and 1.95 <= e <= 2.25 \
+                and 0.27 <= a <= 0.36 and h["green"] >= 0.12 and h["blue"] <= 0.1:
+            return "3B"  # three clubs crossed: nearly symmetric, hollow between them (a page
+            # is 0.68 symmetric at most; a cup is solid red and gold)
         return None
 
 
-def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> Optional[Silhouette]:
+def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
+               clear_of: Optional[np.ndarray] = None) -> Optional[Silhouette]:
     """The `Silhouette` of a rectified card, or None if it has no ink. ``ink``: the card's
-    `agnostic._ink`, if already made."""
+    `agnostic._ink`, if already made. ``clear_of``: a 0/1 map the size of the card; None too if
+    the silhouette reaches into it."""
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     mask = agnostic._in_box(ink)
@@ -96,6 +104,8 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> Option
     total = int(areas[areas >= 12].sum())
     x, y, bw, bh = stats[i, :4]
     blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+    if clear_of is not None and (clear_of[y:y + bh, x:x + bw] & blob).any():
+        return None
     # mirror about the blob's own vertical axis (the card's axis is off when the outline is)
     cx = float(centres[i][0]) - x
     shift = int(round(2 * cx - (bw - 1)))
@@ -120,13 +130,26 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> Option
                       {k: float(share[j + 1]) for j, k in enumerate(agnostic.HUES)})
 
 
-def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
-    """(code, why) of a whole card that shows no countable pintas: an ace named by its emblem,
-    a figure by its silhouette and the pinta it holds; or (None, why not)."""
-    sil = silhouette(rect_bgr, ink)
+def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
+                 overlap: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+    """(code, why) of a card that shows no countable pintas: a card drawn as one emblem (an ace,
+    the crossed 3 of bastos), a figure by its silhouette and the pinta it holds; or (None, why
+    not). ``overlap``: where other cards overlap this one, whichever lies on top (1, any size).
+    The card is then read over the rest only, and only if its picture stays clear of the
+    overlap: a picture that runs up to another card's edge may go on under it."""
+    clear_of = None
+    if overlap is not None:
+        h, w = rect_bgr.shape[:2]
+        near = cv2.dilate(cv2.resize(overlap.astype(np.uint8), (w, h),
+                                     interpolation=cv2.INTER_NEAREST), _CLEAR)
+        if near.any():
+            rect_bgr = rect_bgr.copy()
+            rect_bgr[near > 0] = _paper(rect_bgr)  # the other card's ink is no part of this one
+            ink, clear_of = None, cv2.dilate(near, _S3)
+    sil = silhouette(rect_bgr, ink, clear_of)
     if sil is None:
-        return None, "no ink"
-    code = sil.ace()
+        return None, "no ink" if clear_of is None else "no ink, or a picture that may go on under another card"
+    code = sil.emblem()
     if code is not None:
         return code, "ok"
     rank = sil.rank()
@@ -138,12 +161,21 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> Tupl
     return rank + suit, "ok"
 
 
+def _paper(rect_bgr: np.ndarray) -> Tuple[float, float, float]:
+    """The card's paper colour: the mean of its lightest third (histogram and mask: no sort)."""
+    grey = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY)
+    counts = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())
+    light = (grey >= np.searchsorted(counts, 0.67 * counts[-1])).astype(np.uint8)
+    return cv2.mean(rect_bgr, mask=light)[:3]
+
+
 # ----------------------------------------------------------------------------- figure suits
 STRIP = 0.6  # the held pinta is looked for in the upper part of the card only (both turns)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _K11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _S3, _S11 = np.ones((3, 3), np.uint8), np.ones((11, 11), np.uint8)
+_CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
 
 
 @dataclass
