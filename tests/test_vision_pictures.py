@@ -1,5 +1,5 @@
-"""Picture cards of an unfamiliar deck: figures by their silhouette and the pinta they hold, aces and
-the crossed 3 of bastos by their emblem; never a wrong code, and nothing read on a card that is
+"""Picture cards of an unfamiliar deck: figures by their silhouette and the pinta they hold, aces
+and the crossed 3 of bastos by their emblem; never a wrong code, and nothing read on a card that is
 not a picture."""
 from pathlib import Path
 
@@ -44,7 +44,8 @@ def _rendered(deck, codes, seed):
 @pytest.mark.parametrize("name", PRINTED)
 def test_figures_and_aces_are_named_by_their_picture_and_never_wrongly(name):
     read = {code: pictures.read_picture(rect)[0]
-            for code, rect in _rendered(_deck(name), FIGURES + ["1O", "1C", "1E", "1B", "3B"], seed=5)}
+            for code, rect in _rendered(_deck(name), FIGURES + ["1O", "1C", "1E", "1B", "3B"],
+                                        seed=5)}
     assert all(got in (None, code) for code, got in read.items()), read
     named = [code for code in FIGURES if read[code] == code]
     assert len(named) >= 9, f"only {named} of the figures named"
@@ -79,7 +80,8 @@ def test_the_reader_names_a_figure_of_an_unfamiliar_deck_and_says_how():
              synth.Placed("10C", True, 450, 480, -5.0)]
     cam = Camera(height_mm=760, hfov_deg=68, pitch_deg=2, roll_deg=-3)
     nz = synth.Nuisances(light=(0.95, 0.15, -0.1), glare=(0, 0, 0, 0), blur=0.5, noise=2.0, jpeg=90)
-    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=4), nz), seed=4)
+    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=4), nz),
+                            seed=4)
     seen = Recogniser(Reader()).recognise(fr.image)
     got = {s.code: s.identity.view for s in seen if s.code}
     assert all(code in {"12O", "11B", "10C"} for code in got), got

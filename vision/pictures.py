@@ -17,8 +17,9 @@ named only when exactly one of the four is found.
 The limits below were measured on the two printed reference decks rendered into camera scenes
 (seeds 20000+ at the true corners and 50000+ through the whole pipeline; docs/vision.md), with a
 dead zone between every two classes. The built-in deck draws its figures as plain shapes that
-match none of them: the layout reader reads those. A card that may be covered is never read
-here: a hidden part changes every measure.
+match none of them: the layout reader reads those. A hidden part changes every measure, so a card
+that overlaps another is read only if its picture stays clear of the overlap (`read_picture`),
+and one that may be covered somewhere unknown not at all.
 """
 from __future__ import annotations
 
@@ -148,7 +149,8 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
             ink, clear_of = None, cv2.dilate(near, _S3)
     sil = silhouette(rect_bgr, ink, clear_of)
     if sil is None:
-        return None, "no ink" if clear_of is None else "no ink, or a picture that may go on under another card"
+        return None, "no ink" if clear_of is None else \
+            "no ink, or a picture that may go on under another card"
     code = sil.emblem()
     if code is not None:
         return code, "ok"
@@ -198,7 +200,8 @@ class _Part:
         return self.area / max(self.length, 1.0)
 
 
-def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int], keep: bool = False) -> List[_Part]:
+def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
+           keep: bool = False) -> List[_Part]:
     """The 8-connected blobs of ``mask`` of at least ``min_area`` px that lie high enough on a
     card of ``card`` (w, h) px for a held pinta; ``keep``: with each one's full-size 0/1 mask."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
