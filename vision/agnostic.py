@@ -9,10 +9,10 @@ read from their silhouette and the pinta a figure holds (`pictures`). What is le
 covered, pictures of other shapes) goes to a coarse layout and colour match against reference
 decks (see `Reader`), which abstains (code None) unless one code clearly wins. Telling a face
 from a back needs no deck: a face has pintas or a figure on paper, a back's pattern repeats edge
-to edge, so its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line breaks along the
-short edges: unbroken oros, one break copas, two espadas, three bastos) is kept for diagnostics:
-on printed decks the figure covers the frame line, and the line is a pixel wide at the camera's
-resolution, not reliable enough to vote.
+to edge, so its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line
+breaks along the short edges: unbroken oros, one break copas, two espadas, three bastos) is kept
+for diagnostics: on printed decks the figure covers the frame line, and the line is a pixel wide
+at the camera's resolution, not reliable enough to vote.
 """
 from __future__ import annotations
 
