@@ -65,6 +65,14 @@ def test_bench_rules_prints_measured_rate():
     assert r.returncode == 0 and "complete hands/s" in r.stdout
 
 
+def test_bench_tracker_tracks_a_game_and_says_which_reader():
+    r = cli("bench", "tracker", "--mode", "truth", "--games", "1", "--presets", "classic-2",
+            "--decks", "builtin", "--agnostic")
+    assert r.returncode == 0, r.stderr
+    assert "deck-agnostic reader" in r.stdout
+    assert "tracked record equals ground truth in 1/1 games" in r.stdout, r.stdout
+
+
 def test_simulate_then_track_scores_the_game_and_takes_corrections(tmp_path):
     """A rendered game (the built-in deck) tracked from its frames on disk gives the ground-truth
     record and score; --correct replaces a play's reading the moment it is stored."""

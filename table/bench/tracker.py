@@ -13,6 +13,8 @@ def configure(p):
                    help="builtin and/or folder names under ../shared/decks (missing ones are skipped)")
     p.add_argument("--mode", choices=["pixels", "truth"], default="pixels",
                    help="pixels: render and read every frame; truth: ground-truth observations (logic only)")
+    p.add_argument("--agnostic", action="store_true",
+                   help="read the cards with the deck-agnostic reader, as for a deck nobody enrolled")
     p.add_argument("--seed", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=1, help="games run in parallel processes")
 
@@ -31,10 +33,11 @@ def one_game(job):
     from vision.simgame import GameFilm, SimOptions
 
     cv2.setNumThreads(1)
-    preset, seed, deck_dir, mode = job
+    preset, seed, deck_dir, mode, agnostic = job
     rec = played_record(preset, seed)
     film = GameFilm(rec, SimOptions(hover_prob=0.15, nudge_prob=0.15), seed)
-    setup = pixel_setup(deck_dir, seed, size=rec.rules.deck_size) if mode == "pixels" else None
+    setup = pixel_setup(deck_dir, seed, enrolled=not agnostic, size=rec.rules.deck_size) \
+        if mode == "pixels" else None
     frames, track_s = 0, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(tmp)
@@ -66,8 +69,9 @@ def run(args) -> int:
             decks.append((name, str(shared / name)))
         else:
             print(f"deck {name}: not found under {shared}, skipped")
+    reader = "deck-agnostic reader" if args.agnostic else "enrolled deck"
     print(f"mode {args.mode}; {args.games} games per preset; decks {', '.join(d for d, _ in decks)}; "
-          f"hands over the table, nudges and glare on; {args.jobs} process(es)", flush=True)
+          f"{reader}; hands over the table, nudges and glare on; {args.jobs} process(es)", flush=True)
     pool = None
     if args.jobs > 1:
         import multiprocessing
@@ -75,7 +79,8 @@ def run(args) -> int:
     total_frames, total_track_s, total_vision_s = 0, 0.0, 0.0
     try:
         for preset in args.presets.split(","):
-            jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode) for i in range(args.games)]
+            jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode, args.agnostic)
+                    for i in range(args.games)]
             results = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
             equal = alerted = silent = 0
             t_start = time.perf_counter()
