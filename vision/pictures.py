@@ -172,6 +172,7 @@ def _paper(rect_bgr: np.ndarray) -> Tuple[float, float, float]:
 
 
 # ----------------------------------------------------------------------------- figure suits
+# sizes in pixels are of the 120 x 180 rectified card (`detect.rectify`)
 STRIP = 0.6  # the held pinta is looked for in the upper part of the card only (both turns)
 _K3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
@@ -192,7 +193,7 @@ class _Part:
     length: float  # px, about the full length of a bar
     solidity: float
     roundness: float  # area / the enclosing circle's area
-    upright: float  # |cos| of the long axis's angle from the x axis: 1 upright, 0 lying
+    lying: float  # |cos| of the long axis's angle from the x axis: 0 upright, 1 lying flat
     blob: Optional[np.ndarray] = None
 
     @property
@@ -272,7 +273,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
                             cv2.MORPH_OPEN, _K3)
     for p in _parts(thin, 100, card):
         if p.length >= 30 and p.elongation >= 3.3 and 3.3 <= p.width <= 6.5 and \
-                p.solidity >= 0.65 and p.y0 <= 0.16 and p.y1 <= 0.55 and p.upright <= 0.8 and \
+                p.solidity >= 0.65 and p.y0 <= 0.16 and p.y1 <= 0.55 and p.lying <= 0.8 and \
                 (p.y1 - p.y0) * h >= 0.6 * p.length:
             found["E"] = f"a blade at ({p.x0:.2f}, {p.y0:.2f})"
 
