@@ -145,6 +145,19 @@ def test_pintas_drawn_touching_or_lying_across_are_counted(code):
     assert count_pintas(_face_rect(deck.faces[code]))[0] == code
 
 
+def test_pintas_touching_in_threes_are_counted_by_the_single_ones():
+    """The Naipes 8 of copas: two rows of three cups touching and two single cups make two blobs
+    of each size; the pinta is the smaller (the old rule took the larger and abstained)."""
+    import cv2
+
+    from vision.agnostic import _face_rect, _unit_area, count_pintas
+
+    rect = cv2.GaussianBlur(_face_rect(_deck("naipes-libres").faces["8C"]), (0, 0), 1.0)
+    assert count_pintas(rect)[0] == "8C"
+    assert _unit_area([2517, 2495, 830, 827]) == 828.5
+    assert _unit_area([830, 827, 400, 410]) == 828.5  # twice: two pintas, two flourishes
+
+
 def test_a_long_club_or_sword_alone_is_an_ace_and_no_figure_is():
     from vision.agnostic import _face_rect, pintas, read_ace
 

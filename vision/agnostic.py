@@ -291,12 +291,23 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
 
 def _unit_area(areas: List[int]) -> Optional[float]:
     """The area of one pinta: the median of the largest group of blobs of about one size (two
-    or more), the larger group on a tie."""
+    or more). On a tie the larger size, unless it is three or more times the smaller: pintas
+    drawn touching in threes (the Naipes 8 of copas: two rows of three, two single cups) make
+    as many blobs of three as there are single pintas. (Twice the smaller stays the larger: two
+    pintas with two flourishes of half their size between them are as common.)"""
     best = None
     for a in areas:
         group = [x for x in areas if 0.8 * a <= x <= 1.25 * a]
-        if len(group) >= 2 and (best is None or (len(group), np.median(group)) > (len(best), np.median(best))):
+        if len(group) < 2:
+            continue
+        if best is None or len(group) > len(best):
             best = group
+        elif len(group) == len(best):
+            small, large = sorted((float(np.median(group)), float(np.median(best))))
+            k = large / small
+            merged = round(k) >= 3 and abs(k - round(k)) <= MERGED_TOL
+            if merged == (float(np.median(group)) == small):
+                best = group
     return float(np.median(best)) if best else None
 
 
