@@ -305,8 +305,8 @@ def _unit_area(areas: List[int]) -> Optional[float]:
         elif len(group) == len(best):
             small, large = sorted((float(np.median(group)), float(np.median(best))))
             k = large / small
-            merged = round(k) >= 3 and abs(k - round(k)) <= MERGED_TOL
-            if merged == (float(np.median(group)) == small):
+            prefer_small = round(k) >= 3 and abs(k - round(k)) <= MERGED_TOL
+            if (float(np.median(group)) == small) == prefer_small:  # the size the rule prefers
                 best = group
     return float(np.median(best)) if best else None
 
