@@ -275,18 +275,37 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
             if outside is None:
                 outside = _reaching_outline(ink)
             at_edge = bool((outside[y:y + bh, x:x + bw] & blob).any())
-        m = cv2.moments(blob, binaryImage=True)
-        a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area  # second moments
-        spread = math.sqrt(0.25 * (a - c) ** 2 + b * b)
-        lo, hi = 0.5 * (a + c) - spread, 0.5 * (a + c) + spread
-        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.contourArea(cv2.convexHull(np.vstack(contours)))
-        share = np.bincount(hues[y:y + bh, x:x + bw][blob > 0], minlength=7) / area
-        out.append(Pinta(area, float(np.sqrt(hi / max(lo, 1e-6))), area / max(hull, 1.0),
-                         {k: float(share[j + 1]) for j, k in enumerate(HUES)},
-                         float(centres[i][0] / w), float(centres[i][1] / h), bool(at_edge),
+        elongation, solidity = blob_shape(blob, area)
+        colours = hue_shares(hues[y:y + bh, x:x + bw], blob, area)
+        out.append(Pinta(area, elongation, solidity, colours, float(centres[i][0] / w),
+                         float(centres[i][1] / h), bool(at_edge),
                          (x / w, y / h, (x + bw) / w, (y + bh) / h)))
     return out
+
+
+def blob_axes(blob: np.ndarray, area: int) -> Tuple[float, float, float]:
+    """A 0/1 blob's second moments: its variance along its short and its long axis, and the
+    long axis's angle from the x axis (radians)."""
+    m = cv2.moments(blob, binaryImage=True)
+    a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
+    spread = math.sqrt(0.25 * (a - c) ** 2 + b * b)
+    return 0.5 * (a + c) - spread, 0.5 * (a + c) + spread, 0.5 * math.atan2(2 * b, a - c)
+
+
+def blob_shape(blob: np.ndarray, area: int) -> Tuple[float, float]:
+    """(elongation, solidity) of a 0/1 blob of ``area`` pixels: long axis over short axis of its
+    second moments, and area over convex hull area."""
+    lo, hi, _ = blob_axes(blob, area)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.contourArea(cv2.convexHull(np.vstack(contours)))
+    return float(np.sqrt(hi / max(lo, 1e-6))), area / max(hull, 1.0)
+
+
+def hue_shares(hues: np.ndarray, blob: np.ndarray, area: int) -> Dict[str, float]:
+    """The fraction of a blob's pixels in each hue class (`HUES`); ``hues``: `_hue_classes` over
+    the blob's box."""
+    share = np.bincount(hues[blob > 0], minlength=7) / area
+    return {k: float(share[j + 1]) for j, k in enumerate(HUES)}
 
 
 def _unit_area(areas: List[int]) -> Optional[float]:
@@ -588,8 +607,7 @@ class Reader:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")
         if keep is None or overlap is not None:
-            code, _ = pictures.read_picture(rect_bgr, ink if keep is None else None,
-                                            None if keep is None else overlap)
+            code, _ = pictures.read_picture(rect_bgr, ink, None if keep is None else overlap)
             if code is not None:
                 return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
                                 score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no

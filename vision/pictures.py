@@ -118,17 +118,10 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
         mirrored[:, :bw + shift] = src[:, -shift:]
     union = int(np.count_nonzero(blob | mirrored))
     symmetry = int(np.count_nonzero(blob & mirrored)) / max(union, 1)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.contourArea(cv2.convexHull(np.vstack(contours)))
-    m = cv2.moments(blob, binaryImage=True)
-    a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
-    spread = float(np.sqrt(0.25 * (a - c) ** 2 + b * b))
-    lo, hi = 0.5 * (a + c) - spread, 0.5 * (a + c) + spread
-    hues = agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw])
-    share = np.bincount(hues[blob > 0], minlength=7) / area
-    return Silhouette(area / float(mask.size), area / max(hull, 1.0),
-                      float(np.sqrt(hi / max(lo, 1e-6))), area / max(total, 1), symmetry,
-                      {k: float(share[j + 1]) for j, k in enumerate(agnostic.HUES)})
+    elongation, solidity = agnostic.blob_shape(blob, area)
+    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
+    return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
+                      symmetry, hues)
 
 
 def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -214,10 +207,7 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
         if area < min_area or y > 0.3 * h_card or y + h > 0.56 * h_card:
             continue
         blob = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
-        m = cv2.moments(blob, True)
-        a, b, c = m["mu20"] / area, m["mu11"] / area, m["mu02"] / area
-        spread = math.sqrt(0.25 * (a - c) ** 2 + b * b)
-        lo, hi = 0.5 * (a + c) - spread, 0.5 * (a + c) + spread
+        lo, hi, angle = agnostic.blob_axes(blob, area)
         contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         pts = np.vstack(contours)
         hull = cv2.contourArea(cv2.convexHull(pts))
@@ -225,7 +215,7 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
         out.append(_Part(area, x / w_card, y / h_card, (x + w) / w_card, (y + h) / h_card,
                          math.sqrt(hi / max(lo, 1e-6)), 4 * math.sqrt(max(hi, 0.0)),
                          area / max(hull, 1.0), area / (math.pi * r * r + 1e-6),
-                         abs(math.cos(0.5 * math.atan2(2 * b, a - c))),
+                         abs(math.cos(angle)),
                          (labels == i).astype(np.uint8) if keep else None))
     return out
 
