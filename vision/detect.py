@@ -139,23 +139,30 @@ def _corners(poly: np.ndarray, min_len: float):
     return out
 
 
-def _quad_support(mask: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the quadrilateral inside the foreground mask. (Plain Python on the corners'
-    bounding box: this runs about a hundred times a frame, and numpy's per-call overhead on four
-    points was most of its time.)"""
-    (ax, ay), (bx, by) = quad.min(axis=0).tolist(), quad.max(axis=0).tolist()
-    x0, y0, x1, y1 = math.floor(ax), math.floor(ay), math.ceil(bx) + 1, math.ceil(by) + 1
+def _quad_supports(mask: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Fraction of each quadrilateral (k, 4, 2) inside the foreground mask, 0 for one that runs off
+    the frame. Each is filled exactly as drawn (cv2.fillConvexPoly over its bounding box); the
+    boxes and the integer corners are worked out for all at once, since numpy's per-call overhead
+    on four points was most of the time of one."""
+    out = np.zeros(len(quads))
+    if not len(quads):
+        return out
+    lo, hi = quads.min(axis=1), quads.max(axis=1)
+    x0s, y0s = np.floor(lo[:, 0]).astype(int), np.floor(lo[:, 1]).astype(int)
+    x1s, y1s = np.ceil(hi[:, 0]).astype(int) + 1, np.ceil(hi[:, 1]).astype(int) + 1
     h, w = mask.shape
-    if x0 < -2 or y0 < -2 or x1 > w + 2 or y1 > h + 2:
-        return 0.0
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    roi = mask[y0:y1, x0:x1]
-    poly = np.zeros(roi.shape, np.uint8)
-    cv2.fillConvexPoly(poly, np.rint(quad - (x0, y0)).astype(np.int32), 255)
-    area = cv2.countNonZero(poly)
-    if area == 0:
-        return 0.0
-    return cv2.countNonZero(cv2.bitwise_and(poly, roi)) / area
+    ok = (x0s >= -2) & (y0s >= -2) & (x1s <= w + 2) & (y1s <= h + 2)
+    x0s, y0s = np.maximum(x0s, 0), np.maximum(y0s, 0)
+    x1s, y1s = np.minimum(x1s, w), np.minimum(y1s, h)
+    pts = np.rint(quads - np.stack([x0s, y0s], axis=1)[:, None, :]).astype(np.int32)
+    for k in np.nonzero(ok)[0].tolist():
+        roi = mask[y0s[k]:y1s[k], x0s[k]:x1s[k]]
+        poly = np.zeros(roi.shape, np.uint8)
+        cv2.fillConvexPoly(poly, pts[k], 255)
+        area = cv2.countNonZero(poly)
+        if area:
+            out[k] = cv2.countNonZero(cv2.bitwise_and(poly, roi)) / area
+    return out
 
 
 def _clean_quad(contour: np.ndarray):
@@ -195,67 +202,87 @@ _LEFT = np.array([-1.0, 1.0])  # (dx, dy)[::-1] * _LEFT = (-dy, dx), the normal 
 _OFFS = np.array([0.0, 1.5, 2.5, -2.0, -3.5, -5.0])
 
 
-def _side_support(edges: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of points along the four sides that lie on the blob outline or on an edge where
-    the card is lighter than a band just outside it (cloth, or the shadow a top card casts). A
-    frame line printed inside a card has light card beyond it, so it does not count. ``edges``:
-    near the blob outline or not, and the grey level, stacked (`_edge_planes`), so that one
-    gather reads both."""
-    d = quad[_NEXT] - quad
-    n = d[:, ::-1] * _LEFT / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
-    c = _centre(quad) - quad
-    n[c[:, 0] * n[:, 0] + c[:, 1] * n[:, 1] < 0] *= -1  # normals point into the card
-    p = quad[:, None, :] + _T10[None, :, None] * d[:, None, :]  # (4, 10, 2)
-    q = p[None] + _OFFS[:, None, None, None] * n[None, :, None, :]  # (6, 4, 10, 2)
-    g = _gather(edges, q)  # (6, 4, 10, 2)
-    on_outline = g[0, :, :, 0] > 0.5
-    g = g[1:, :, :, 1]
-    inside = (g[0] + g[1]) * 0.5
-    outside = (g[2] + g[3] + g[4]) / 3.0
+def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """For each quadrilateral (k, 4, 2): the fraction of points along its four sides that lie on
+    the blob outline or on an edge where the card is lighter than a band just outside it (cloth,
+    or the shadow a top card casts). A frame line printed inside a card has light card beyond it,
+    so it does not count. ``edges``: near the blob outline or not, and the grey level, stacked
+    (`_edge_planes`), so that one gather reads both, for every quadrilateral at once."""
+    d = quads[:, _NEXT] - quads
+    n = d[..., ::-1] * _LEFT / (np.hypot(d[..., 0], d[..., 1])[..., None] + 1e-9)
+    c = ((quads[:, 0] + quads[:, 1] + quads[:, 2] + quads[:, 3]) * 0.25)[:, None, :] - quads
+    n[c[..., 0] * n[..., 0] + c[..., 1] * n[..., 1] < 0] *= -1  # normals point into the card
+    p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
+    q = p[:, None] + _OFFS[None, :, None, None, None] * n[:, None, :, None, :]  # (k, 6, 4, 10, 2)
+    g = _gather(edges, q)  # (k, 6, 4, 10, 2)
+    on_outline = g[:, 0, :, :, 0] > 0.5
+    g = g[:, 1:, :, :, 1]
+    inside = (g[:, 0] + g[:, 1]) * 0.5
+    outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
-    return np.count_nonzero(hits) / hits.size
+    return np.count_nonzero(hits, axis=(1, 2)) / (4 * len(_T10))
 
 
 def _edge_planes(near_outline: np.ndarray, gray: np.ndarray) -> np.ndarray:
-    """What `_side_support` reads: 1 within 1.5 px of the blob outline, and the grey level:
+    """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level:
     (h, w, 2)."""
     return np.dstack([near_outline.astype(np.float32), gray.astype(np.float32)])
 
 
-def _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales, centre_in_mask=True):
-    """The best-supported card of the known size with a corner at p and sides along da and db
-    (unit vectors pointing away from the corner; la, lb: how far each side is seen): (score, quad,
-    the best (score, quad) turned the other way or None), or None. ``centre_in_mask``: also
-    require the card's centre on the blob (corners found from image edges inside a blob need it;
-    corners of the blob outline do not). The other turn is kept for `_alternate`: side support can
-    favour a wrong turn when the card's sides run over other cards."""
+def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True) -> list:
+    """For each corner (p, da, la, db, lb): the best-supported card of the known size with a corner
+    at p and sides along da and db (unit vectors pointing away from the corner; la, lb: how far
+    each side is seen), as (score, quad, the best (score, quad) turned the other way or None), or
+    None. ``centre_in_mask``: also require the card's centre on the blob (corners found from image
+    edges inside a blob need it; corners of the blob outline do not). The other turn is kept for
+    `_alternate`: side support can favour a wrong turn when the card's sides run over other cards.
+    Every corner's cards (scales, both turns) are placed and scored in one go."""
+    if not corners:
+        return []
     short_px = long_px / CARD_ASPECT
-    best, best_turn = None, 0
-    turned = [None, None]  # the best of each orientation
-    h, w = mask.shape
-    for sc in sorted(scales, key=lambda v: abs(v - 1.0)):
-        # another scale pays its distance from 1 and scores at most 2: stop when it cannot win
-        if best is not None and best[0] >= 2.0 - abs(sc - 1.0):
-            break
-        for o, (ua, ub) in enumerate(((long_px * sc, short_px * sc), (short_px * sc, long_px * sc))):
-            if la > ua * 1.12 or lb > ub * 1.12:
-                continue
-            if centre_in_mask:
-                cx, cy = p + (da * ua + db * ub) * 0.5
-                if not (0 <= cx < w and 0 <= cy < h) or not mask[int(cy), int(cx)]:
+    order = sorted(scales, key=lambda v: abs(v - 1.0))
+    p = np.array([c[0] for c in corners], np.float64)[:, None, None, :]
+    da = np.array([c[1] for c in corners], np.float64)[:, None, None, :]
+    db = np.array([c[3] for c in corners], np.float64)[:, None, None, :]
+    la = np.array([c[2] for c in corners], np.float64)[:, None, None]
+    lb = np.array([c[4] for c in corners], np.float64)[:, None, None]
+    sc = np.array(order, np.float64)
+    # (corner, scale, turn): the side along da is the long one (turn 0) or the short one
+    ua = np.stack([long_px * sc, short_px * sc], axis=1)[None]
+    ub = np.stack([short_px * sc, long_px * sc], axis=1)[None]
+    ok = ~((la > ua * 1.12) | (lb > ub * 1.12))
+    a = p + da * ua[..., None]
+    quads = np.stack(np.broadcast_arrays(p, a, a + db * ub[..., None], p + db * ub[..., None]), axis=3)
+    if centre_in_mask:
+        h, w = mask.shape
+        cx, cy = np.moveaxis(p + (da * ua[..., None] + db * ub[..., None]) * 0.5, -1, 0)
+        on = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+        ok &= on
+        ok[on] &= mask[cy[on].astype(int), cx[on].astype(int)] > 0
+    inside = np.zeros(ok.shape)
+    inside[ok] = _quad_supports(mask, quads[ok])
+    ok &= inside >= 0.9
+    score = np.full(ok.shape, -np.inf)
+    penalty = np.broadcast_to(np.abs(sc - 1.0)[None, :, None], ok.shape)
+    score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty[ok]
+    out = []
+    for i in range(len(corners)):
+        best, best_turn = None, 0
+        turned = [None, None]  # the best of each orientation
+        for j, s_ in enumerate(order):
+            # another scale pays its distance from 1 and scores at most 2: it cannot win
+            if best is not None and best[0] >= 2.0 - abs(s_ - 1.0):
+                break
+            for o in (0, 1):
+                if not ok[i, j, o]:
                     continue
-            quad = np.array([p, p + da * ua, p + da * ua + db * ub, p + db * ub])
-            inside = _quad_support(mask, quad)
-            if inside < 0.9:
-                continue
-            s = inside + _side_support(edges, quad) - abs(sc - 1.0)
-            if best is None or s > best[0]:
-                best, best_turn = (s, quad), o
-            if turned[o] is None or s > turned[o][0]:
-                turned[o] = (s, quad)
-    if best is None:
-        return None
-    return best[0], best[1], turned[1 - best_turn]
+                s = float(score[i, j, o])
+                if best is None or s > best[0]:
+                    best, best_turn = (s, quads[i, j, o]), o
+                if turned[o] is None or s > turned[o][0]:
+                    turned[o] = (s, quads[i, j, o])
+        out.append(None if best is None else (best[0], best[1], turned[1 - best_turn]))
+    return out
 
 
 def _apart(a: np.ndarray, b: np.ndarray, dist: float) -> bool:
@@ -265,7 +292,7 @@ def _apart(a: np.ndarray, b: np.ndarray, dist: float) -> bool:
 
 
 def _alternate(best) -> Optional[np.ndarray]:
-    """The other orientation's card of a `_corner_hypothesis`, if nearly as well supported."""
+    """The other orientation's card of a `_corner_hypotheses` entry, if nearly as well supported."""
     if not ALTERNATES or best[2] is None:
         return None
     s, quad = best[2]
@@ -339,15 +366,10 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
     three scales (perspective), scored by mask coverage plus side support."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
-    out = []
-    for p, da, la, db, lb, convex in _corners(poly, max(6.0, short_px * 0.18)):
-        if convex <= 0:
-            continue
-        best = _corner_hypothesis(p, da, la, db, lb, mask, long_px, edges, scales,
-                                  centre_in_mask=False)
-        if best is not None and best[0] > HYP_MIN:
-            out.append((best[0] - 1.0, best[1], _alternate(best)))
-    return out
+    corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
+    return [(best[0] - 1.0, best[1], _alternate(best))
+            for best in _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=False)
+            if best is not None and best[0] > HYP_MIN]
 
 
 def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin):
@@ -359,7 +381,7 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
     h, w = mask.shape
     sizes = np.array([[long_px, short_px], [short_px, long_px]])
     origin = np.asarray(origin, np.float64)
-    out = []
+    ends_tried = []  # (corner, side along the edge, its length, side away from it, 0)
     for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
         n = np.array([-d[1], d[0]])
         mid = (a + b) / 2
@@ -379,11 +401,10 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
         on &= ln <= sizes[:, 0] * 1.12
         for e in np.nonzero(on.any(axis=1))[0]:
             # only where the card would lie on the blob and its centre in the unexplained part
-            p, da = ends[e], dirs[e]
-            best = _corner_hypothesis(p, da, ln, n, 0.0, mask, long_px, edges, scales)
-            if best is not None and best[0] > HYP_MIN:
-                out.append((best[0] - 1.0 - EDGE_PENALTY, best[1], None))
-    return out
+            ends_tried.append((ends[e], dirs[e], ln, n, 0.0))
+    return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
+            for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales)
+            if best is not None and best[0] > HYP_MIN]
 
 
 _FA = np.array([0.15, 0.15, 0.15, 0.5, 0.5, 0.5, 0.85, 0.85, 0.85, 0.5])  # a 3 x 3 grid, then the centre
@@ -664,13 +685,10 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                                                  (x, y)), key=lambda t: -t[0]))
                 if SEGMENT_CORNERS:
                     # corners where long straight image edges meet inside the blob
-                    seg = []
                     corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
-                    for p, da, la, db, lb in corners[:SEGMENT_MAX]:  # the longest edges first
-                        best = _corner_hypothesis(p, da, la, db, lb, mask, blob_hint, edges,
-                                                  scales)
-                        if best is not None and best[0] > HYP_MIN:
-                            seg.append((best[0] - 1.0, best[1], None))
+                    seg = [(best[0] - 1.0, best[1], None)  # the longest edges first
+                           for best in _corner_hypotheses(corners[:SEGMENT_MAX], mask, blob_hint, edges, scales)
+                           if best is not None and best[0] > HYP_MIN]
                     keep(sorted(seg, key=lambda t: -t[0]))
         pts = c.reshape(-1, 2).astype(np.float64)
         for score, quad, alts in zip(scores, kept, others):
