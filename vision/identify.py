@@ -772,6 +772,10 @@ def searched(ident: Identity, threshold: float = 0.5, covered: bool = False) -> 
     a 6 fit where a 7 lies: COVERED_SEARCH more margin."""
     if ident.candidate in (None, "back"):
         return ident
+    if ident.code is not None and ident.code in ident.runners:
+        # the numeral named the runner-up (`index_test`): score and margin are still the
+        # artwork's choice's, and would unname it (the named code then among its own runners-up)
+        return replace(ident, searched=True)
     dm, ds = SEARCH_PENALTY
     dm += COVERED_SEARCH if covered else 0.0
     conf = calibrate(ident.score - ds, ident.margin - dm, ident.view) * verified(ident.pair, ident.margin)
