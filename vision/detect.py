@@ -33,6 +33,7 @@ LOCAL_CLIP = 0.06  # the size model may stray this far from the typical card siz
 EDGE_HYPOTHESES = True  # cards along long straight outline edges, where no corner explains a blob part
 EDGE_MIN = 0.8  # such an edge is at least this many card widths long
 EDGE_PENALTY = 0.05  # and its card scores a little less than one found at a right-angled corner
+EDGE_UNEXPLAINED = 4  # its card has its centre, or this many of ten points over it, unexplained
 SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
 SEGMENT_MAX = 12  # edge corners tried per blob
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
@@ -397,10 +398,13 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
         across = n * (sizes[:, 1, None] * _FB)[None, :, :, None]
         pts = (ends[:, None, None, :] + along + across).astype(int)
         on = _lookup(mask, pts[:, :, :9]).all(axis=2)
-        on &= _lookup(unexplained, pts[:, :, 9] - origin.astype(int))
+        # a card lying on an explained one can have its centre inside that one's outline (its
+        # hidden part, placed from the typical size): then a good part of the card will do
+        free = _lookup(unexplained, pts - origin.astype(int))
+        on &= free[:, :, 9] | (free.sum(axis=2) >= EDGE_UNEXPLAINED)
         on &= ln <= sizes[:, 0] * 1.12
         for e in np.nonzero(on.any(axis=1))[0]:
-            # only where the card would lie on the blob and its centre in the unexplained part
+            # only where the card would lie on the blob and in the unexplained part
             ends_tried.append((ends[e], dirs[e], ln, n, 0.0))
     return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
             for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales)
