@@ -57,9 +57,8 @@ def _centre(quad: np.ndarray) -> np.ndarray:
     return (quad[0] + quad[1] + quad[2] + quad[3]) * 0.25
 
 
-def foreground_mask(small_bgr: np.ndarray) -> np.ndarray:
-    """Pixels clearly lighter than the local cloth level."""
-    gray = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
+def foreground_mask(gray: np.ndarray) -> np.ndarray:
+    """Pixels of a grey frame clearly lighter than the local cloth level."""
     h, w = gray.shape
     tiny = cv2.resize(gray, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     # closing lifts the cloth level to its light pattern parts; opening then removes the cards
@@ -216,18 +215,19 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
     q = p[:, None] + _OFFS[None, :, None, None, None] * n[:, None, :, None, :]  # (k, 6, 4, 10, 2)
     g = _gather(edges, q)  # (k, 6, 4, 10, 2)
-    on_outline = g[:, 0, :, :, 0] > 0.5
-    g = g[:, 1:, :, :, 1]
+    on_outline = g[:, 0, :, :, 0] > 0
+    g = g[:, 1:, :, :, 1].astype(np.float32)
     inside = (g[:, 0] + g[:, 1]) * 0.5
     outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
     return np.count_nonzero(hits, axis=(1, 2)) / (4 * len(_T10))
 
 
-def _edge_planes(near_outline: np.ndarray, gray: np.ndarray) -> np.ndarray:
+def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> np.ndarray:
     """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level:
-    (h, w, 2)."""
-    return np.dstack([near_outline.astype(np.float32), gray.astype(np.float32)])
+    (h, w, 2) uint8. Kept in bytes and made with cv2.merge: a float32 np.dstack of the half frame
+    took 3 ms a frame, most of it faulting in 1.8 MB of fresh memory."""
+    return cv2.merge([near_outline, gray_u8])
 
 
 def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True) -> list:
@@ -448,7 +448,7 @@ def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     # the five profiles across the side, read in one gather
     q = base[None] + _SNAP_OFFS[:, None, None, None] * n
     g = gray[np.clip(np.round(q[..., 1]).astype(int), 0, h - 1),
-             np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)]
+             np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)].astype(np.float32)
     inside = (g[0] + g[1]) * 0.5
     outside = (g[2] + g[3] + g[4]) / 3.0
     resp = np.clip(inside - outside, -40, 40).mean(axis=1)
@@ -607,7 +607,8 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
         small = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_LINEAR)
     else:
         small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    mask = foreground_mask(small)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    mask = foreground_mask(gray)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_long = min_long_px * s
     contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
@@ -626,7 +627,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     cleans = refined
     hint = (card_long_px * s if card_long_px else
             _card_length_hint(cleans, contours, min_long, 0.3 * small.shape[1]))
-    gray = None
+    edges = None
     local = _local_scale(cleans) if not card_long_px else None
     found: List[Detection] = []
     for c, r in zip(contours, cleans):
@@ -640,9 +641,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             m = c.reshape(-1, 2).mean(axis=0)
             blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], (1 - LOCAL_CLIP) * hint,
                                       (1 + LOCAL_CLIP) * hint))
-        if gray is None:
-            gray_u8 = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-            gray = gray_u8.astype(np.float32)
+        if edges is None:
             outline = np.zeros(mask.shape, np.uint8)
             cv2.drawContours(outline, contours, -1, 1, 1)
             # within 1.5 px of the outline is its 3 x 3 neighbourhood: a dilation, not the
@@ -689,7 +688,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
                                                  (x, y)), key=lambda t: -t[0]))
                 if SEGMENT_CORNERS:
                     # corners where long straight image edges meet inside the blob
-                    corners = sorted(_segment_corners(gray_u8, c, short_px, blob), key=lambda t: -t[2] - t[4])
+                    corners = sorted(_segment_corners(gray, c, short_px, blob), key=lambda t: -t[2] - t[4])
                     seg = [(best[0] - 1.0, best[1], None)  # the longest edges first
                            for best in _corner_hypotheses(corners[:SEGMENT_MAX], mask, blob_hint, edges, scales)
                            if best is not None and best[0] > HYP_MIN]
