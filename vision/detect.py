@@ -92,16 +92,15 @@ def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
 
 
 def _edges(poly: np.ndarray, min_len: float):
-    """Straight edges of a closed polygon at least min_len long: (start, end, direction, length)."""
-    out = []
+    """Straight edges of a closed polygon at least min_len long: (start, end, direction, length).
+    The lengths are worked out for all edges at once (a merged blob's polygon has dozens)."""
     n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        d = b - a
-        ln = float(np.hypot(*d))
-        if ln >= min_len:
-            out.append((i, a, b, d / ln, ln))
-    return out
+    d = np.empty_like(poly)
+    d[:-1] = poly[1:] - poly[:-1]
+    d[-1] = poly[0] - poly[-1]
+    lns = np.hypot(d[:, 0], d[:, 1])
+    return [(i, poly[i], poly[(i + 1) % n], d[i] / lns[i], float(lns[i]))
+            for i in np.flatnonzero(lns >= min_len).tolist()]
 
 
 def _corners(poly: np.ndarray, min_len: float):
@@ -430,6 +429,7 @@ def _lookup(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 _SNAP_OFFS = np.array([1.0, 2.0, -1.5, -3.0, -4.5])  # two inside the side, three outside
+_T12 = np.linspace(0.15, 0.85, 12)  # where along the side the profiles are read
 
 
 def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
@@ -441,17 +441,16 @@ def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
         n = -n
     rng = max(3.0, 0.07 * float(np.hypot(*(b - a))) * CARD_ASPECT)
     shifts = np.arange(-rng, rng + 0.01, 0.5)
-    t = np.linspace(0.15, 0.85, 12)
-    base = a[None, None, :] + t[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
+    base = a[None, None, :] + _T12[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
     h, w = gray.shape
 
     # the five profiles across the side, read in one gather
     q = base[None] + _SNAP_OFFS[:, None, None, None] * n
-    g = gray[np.clip(np.round(q[..., 1]).astype(int), 0, h - 1),
-             np.clip(np.round(q[..., 0]).astype(int), 0, w - 1)].astype(np.float32)
+    g = gray[np.minimum(np.maximum(np.rint(q[..., 1]).astype(int), 0), h - 1),
+             np.minimum(np.maximum(np.rint(q[..., 0]).astype(int), 0), w - 1)].astype(np.float32)
     inside = (g[0] + g[1]) * 0.5
     outside = (g[2] + g[3] + g[4]) / 3.0
-    resp = np.clip(inside - outside, -40, 40).mean(axis=1)
+    resp = np.minimum(np.maximum(inside - outside, -40), 40).mean(axis=1)
     k = int(np.argmax(resp))
     return a + n * shifts[k] if resp[k] > 12 else a
 
@@ -469,7 +468,7 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None) -> n
     lns = np.hypot(dv[:, 0], dv[:, 1])
     lns[lns == 0] = 1.0
     dv = dv / lns[:, None]
-    nv = np.stack([-dv[:, 1], dv[:, 0]], axis=1)
+    nv = dv[:, ::-1] * _LEFT  # (-dy, dx)
     ts = pts @ dv.T - (quad * dv).sum(axis=1)
     dists = pts @ nv.T - (quad * nv).sum(axis=1)
     near = (np.abs(dists) < tol) & (ts > 0.15 * lns) & (ts < 0.85 * lns)

@@ -37,19 +37,21 @@ def card_corners_mm(x: float, y: float, angle_deg: float) -> np.ndarray:
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Order four points clockwise (image coordinates) starting from the end of a short side so
     that TL->TR is a short edge: the portrait convention. Which short side is 'top' stays
-    ambiguous (0 vs 180 degrees); the identifier resolves it."""
+    ambiguous (0 vs 180 degrees); the identifier resolves it. Worked out on the four points in
+    plain Python and applied as one reordering (numpy's per-call overhead on four points was
+    most of its time, and it runs some 20 times a frame)."""
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
-    d01 = np.linalg.norm(q[1] - q[0])
-    d12 = np.linalg.norm(q[2] - q[1])
-    if d01 > d12:  # first edge is long: rotate start by one
-        q = q[[1, 2, 3, 0]]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+    cx, cy = (x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4
+    pts = ((x0, y0), (x1, y1), (x2, y2), (x3, y3))
+    idx = sorted(range(4), key=lambda i: math.atan2(pts[i][1] - cy, pts[i][0] - cx))  # clockwise (y down)
+    a, b, c = (pts[i] for i in idx[:3])
+    if math.hypot(b[0] - a[0], b[1] - a[1]) > math.hypot(c[0] - b[0], c[1] - b[1]):
+        idx = idx[1:] + idx[:1]  # the first edge is long: start one corner on
     # start at the top-most of the two candidate starts (0 or 2) for stable output
-    if q[2][1] + q[3][1] < q[0][1] + q[1][1]:
-        q = q[[2, 3, 0, 1]]
-    return q
+    if pts[idx[2]][1] + pts[idx[3]][1] < pts[idx[0]][1] + pts[idx[1]][1]:
+        idx = idx[2:] + idx[:2]
+    return q[idx]
 
 
 def long_side(q: np.ndarray) -> float:
