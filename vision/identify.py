@@ -8,6 +8,7 @@ better than a confidently wrong one, because the tracker can wait for a better f
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -88,7 +89,7 @@ def _turned(cells):
 
 
 def _cells(rect_bgr: np.ndarray):
-    return _cells_both(rect_bgr)[0]
+    return _cells_both(rect_bgr, (False,))[0]
 
 
 def _corner(rect_bgr: np.ndarray) -> np.ndarray:
@@ -265,22 +266,25 @@ class Templates:
     def __init__(self, rects: Dict[str, np.ndarray], name: str = "deck"):
         self.name = name
         self.codes: List[str] = list(rects)
-        feats = [features(rects[c]) for c in self.codes]
-        self.light = np.stack([f[0][0] for f in feats])  # (n, cells, d)
+        # every template as it is, then turned 180 degrees: row o * n + i of each stack is code i at
+        # orientation o. A query is compared as it lies with both halves at once: the template
+        # turned against the query is the same products as the query turned against the template
+        both = [features_both(rects[c]) for c in self.codes]
+        feats = [f[0] for f in both] + [f[1] for f in both]
+        self.light = np.stack([f[0][0] for f in feats])  # (2n, cells, d)
         self.chroma = np.stack([f[0][1] for f in feats])
-        self.corners = np.stack([f[1] for f in feats])  # (n, 2, d)
-        self.flat = np.stack([_flat(*f) for f in feats])  # (n, D) for pairwise verification
-        # each template turned 180 degrees, as it looks in the frame of a query matched the other way
-        self.flat_turned = np.stack([_flat(*features_both(rects[c])[1]) for c in self.codes])
-        n = len(self.codes)
-        self._whole = (self.light.reshape(n, -1) * W_LIGHT, self.chroma.reshape(n, -1) * W_CHROMA)
-        self._squared = (self.light.reshape(n, -1) ** 2, self.chroma.reshape(n, -1) ** 2)  # `_masked_corr`
+        self.corners = np.stack([f[1] for f in feats])  # (2n, 2, d)
+        self.flat = np.stack([_flat(*f) for f in feats])  # (2n, D) for pairwise verification
+        m = len(feats)
+        self._whole = (self.light.reshape(m, -1) * W_LIGHT, self.chroma.reshape(m, -1) * W_CHROMA)
+        self._squared = (self.light.reshape(m, -1) ** 2, self.chroma.reshape(m, -1) ** 2)  # `_masked_corr`
+        self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair`'s terms
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
         self._index_mask: Optional[np.ndarray] = None
         self._index_pairs: Dict[tuple, tuple] = {}  # (a, b, blur) -> `_index_pair`
-        # the frame being read, and its rectified cards by corners: [rect, features_both or None]
+        # the frame being read, and its rectified cards by corners: [rect, features or None]
         self._frame: tuple = (None, {}, {})
 
     def new_frame(self) -> None:
@@ -306,12 +310,12 @@ class Templates:
         return entry[0]
 
     def _features(self, rect_bgr: np.ndarray):
-        """`features_both`, once per rectified card of the frame being read."""
+        """`features`, once per rectified card of the frame being read."""
         entry = self._frame[2].get(id(rect_bgr))
         if entry is None or entry[0] is not rect_bgr:
-            return features_both(rect_bgr)
+            return features(rect_bgr)
         if entry[1] is None:
-            entry[1] = features_both(rect_bgr)
+            entry[1] = features(rect_bgr)
         return entry[1]
 
     # -------------------------------------------------------------- construction
@@ -363,54 +367,60 @@ class Templates:
         return self._query(rect_bgr)[0]
 
     def _query(self, rect_bgr: np.ndarray, drop: int = 0, visible=None):
-        """Scores (2, n) and flat query features per orientation. `drop` worst cells per template
-        are ignored: for a partly covered card; for a whole card they are the evidence (the one
-        extra pip that tells a 7 from a 6), so none are dropped. `visible` (cell_mask, corner_mask)
-        for the card as rectified: when another card is known to lie on this one, only the
-        visible cells are compared, renormalised over those cells alone; with a third entry
-        (`visible_pixels`), over those feature-grid pixels instead."""
-        out, flats = [], []
-        for o, (cells, corner) in enumerate(self._features(rect_bgr)):
-            flats.append(_flat(cells, corner))
-            if visible is not None:
-                keep, kc = visible[:2]
-                if o == 1:  # turned 180 degrees: the cell order and the two index corners reverse
-                    keep, kc = keep[::-1], kc[::-1]
-                keep_light = keep_chroma = keep
-                if len(visible) > 2:  # visible pixels; turned, the raveled grid reverses
-                    keep_light = visible[2][::-1, ::-1] if o == 1 else visible[2]
-                    keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
-                s = W_LIGHT * _masked_corr(self.light, self._squared[0], cells[0], keep_light) + \
-                    W_CHROMA * _masked_corr(self.chroma, self._squared[1], cells[1], keep_chroma)
-                if kc.any():
-                    s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
-                else:
-                    s = s / (W_LIGHT + W_CHROMA)
-                out.append(s)
-                continue
-            if drop:
-                robust = 0.0
-                for tmpl, q, w in ((self.light, cells[0], W_LIGHT), (self.chroma, cells[1], W_CHROMA)):
-                    per_cell = np.einsum("ncd,cd->nc", tmpl, q)
-                    per_cell.sort(axis=1)
-                    robust = robust + w * per_cell[:, drop:].sum(axis=1)
-            else:  # the per-cell sums add up to the whole-card correlation: one product each
-                robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
-            # the better-matching index corner (a finger or another card may hide one)
-            idx = np.maximum(self.corners[:, 0] @ corner[0], self.corners[:, 1] @ corner[1])
-            out.append(robust + W_CORNER * idx)
-        return np.stack(out), flats
+        """Scores (2, n) and the query's features as it lies (for `_decide`). `drop` worst cells
+        per template are ignored: for a partly covered card; for a whole card they are the evidence
+        (the one extra pip that tells a 7 from a 6), so none are dropped. `visible` (cell_mask,
+        corner_mask) for the card as rectified: when another card is known to lie on this one,
+        only the visible cells are compared, renormalised over those cells alone; with a third
+        entry (`visible_pixels`), over those feature-grid pixels instead. Both orientations in one
+        product each: the second half of the templates is turned 180 degrees (see __init__)."""
+        feats = cells, corner = self._features(rect_bgr)
+        if visible is not None:
+            keep, kc = visible[:2]
+            keep_light = keep_chroma = keep
+            if len(visible) > 2:  # visible pixels
+                keep_light = visible[2]
+                keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
+            s = W_LIGHT * _masked_corr(self.light, self._squared[0], cells[0], keep_light) + \
+                W_CHROMA * _masked_corr(self.chroma, self._squared[1], cells[1], keep_chroma)
+            if kc.any():
+                s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
+            else:
+                s = s / (W_LIGHT + W_CHROMA)
+            return s.reshape(2, -1), feats
+        if drop:
+            robust = 0.0
+            for tmpl, q, w in ((self.light, cells[0], W_LIGHT), (self.chroma, cells[1], W_CHROMA)):
+                per_cell = np.einsum("ncd,cd->nc", tmpl, q)
+                per_cell.sort(axis=1)
+                robust = robust + w * per_cell[:, drop:].sum(axis=1)
+        else:  # the per-cell sums add up to the whole-card correlation: one product each
+            robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
+        # the better-matching index corner (a finger or another card may hide one)
+        idx = np.maximum(self.corners[:, 0] @ corner[0], self.corners[:, 1] @ corner[1])
+        return (robust + W_CORNER * idx).reshape(2, -1), feats
 
     def pair_margin(self, q: np.ndarray, a: int, b: int, b_turned: bool = False) -> float:
         """How decisively the query sides with template a against template b, looking only where
         the two differ (the one extra pip of a 7 against a 6): +1 is exactly a, -1 exactly b.
         ``b_turned``: b matches the card the other way round from a (a 7 upright against a 6 at
         180 degrees), so b is compared turned, as it would look in a's frame."""
-        ta, tb = self.flat[a], (self.flat_turned if b_turned else self.flat)[b]
-        diff = ta - tb
-        w = diff * diff
-        den = float((w * w).sum()) + 1e-9
-        return float((w * ((q - tb) ** 2 - (q - ta) ** 2)).sum() / den)
+        return self._pair(q, a, b + len(self.codes) * bool(b_turned))
+
+    def _pair(self, q: np.ndarray, a: int, b: int) -> float:
+        """`pair_margin` between rows a and b of the templates in both orientations (`self.flat`).
+        The sum over w ((q - tb)^2 - (q - ta)^2), with w = (ta - tb)^2, is 2 u.q - c with
+        u = w (ta - tb) and c = u.(ta + tb): one product with the query, the rest made once per
+        pair (in float64; the same value to 1e-6)."""
+        terms = self._pairs.get((a, b))
+        if terms is None:
+            ta, tb = self.flat[a].astype(np.float64), self.flat[b].astype(np.float64)
+            diff = ta - tb
+            w = diff * diff
+            u = w * diff
+            terms = self._pairs[(a, b)] = (2.0 * u, float(u @ (ta + tb)), float(w @ w) + 1e-9)
+        u2, c, den = terms
+        return (float(u2 @ q) - c) / den
 
     def align(self, image: np.ndarray, corners: np.ndarray, frac: float = 0.2, max_deg: float = 12.0,
               max_scale: float = 0.08, evals: int = 60) -> np.ndarray:
@@ -425,23 +435,26 @@ class Templates:
         lim = np.array([frac * short, frac * short, np.radians(max_deg), max_scale])
         dst = np.float32([[0, 0], [2 * FEAT_W, 0], [2 * FEAT_W, 2 * FEAT_H], [0, 2 * FEAT_H]])
         if self._soft is None:  # templates softened: a wider, smoother basin for the first steps
-            soft = [_cells_both(self.rects[c], (False,), SOFT_SIGMA)[0] for c in self.codes]
-            self._soft = (np.stack([f[0] for f in soft]).reshape(len(self.codes), -1) * W_LIGHT,
-                          np.stack([f[1] for f in soft]).reshape(len(self.codes), -1) * W_CHROMA)
+            both = [_cells_both(self.rects[c], soften=SOFT_SIGMA) for c in self.codes]
+            soft = [f[0] for f in both] + [f[1] for f in both]  # turned too, like `self._whole`
+            self._soft = (np.stack([f[0] for f in soft]).reshape(len(soft), -1) * W_LIGHT,
+                          np.stack([f[1] for f in soft]).reshape(len(soft), -1) * W_CHROMA)
         sharp = self._whole
+        rel = q0 - c0
 
         def quad(p):
             dx, dy, th, sc = p
-            rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
-            return ((q0 - c0) @ rot.T) * (1.0 + sc) + c0 + (dx, dy)
+            cos, sin = math.cos(th), math.sin(th)  # numpy's on a scalar: 1 us each, 60 times
+            return (rel @ np.array(((cos, sin), (-sin, cos)))) * (1.0 + sc) + c0 + (dx, dy)
 
         def score(p, soft):
             m = cv2.getPerspectiveTransform(quad(p).astype(np.float32), dst)
             small = cv2.warpPerspective(image, m, (2 * FEAT_W, 2 * FEAT_H), flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE)
             light, chroma = self._soft if soft else sharp
-            return max(float((light @ lt.ravel() + chroma @ ch.ravel()).max())
-                       for lt, ch in _cells_both(small, soften=SOFT_SIGMA if soft else 0.0))
+            # the card as it lies against the templates both ways round
+            lt, ch = _cells_both(small, (False,), SOFT_SIGMA if soft else 0.0)[0]
+            return float((light @ lt.ravel() + chroma @ ch.ravel()).max())
 
         p = np.zeros(4)
         soft = True
@@ -716,15 +729,16 @@ class Templates:
         """``occluded``: False (a whole card), True (maybe covered somewhere unknown), "masked"
         (compared over its visible cells) or "covered" (known to lie under another card, compared
         whole with the worst cells dropped)."""
-        s, flats = query
+        s, feats = query
         per_code = s.max(axis=0)
         order = np.argsort(-per_code)
         best = order[0]
         code = self.codes[best]
         rotated = bool(s[1, best] > s[0, best])
-        q = flats[1 if rotated else 0]
-        # verify against the two runners-up where they differ from the winner
-        pairs = tuple(self.pair_margin(q, best, int(o), bool(s[1, o] > s[0, o]) != rotated)
+        # verify against the two runners-up where they differ from the winner, each template the
+        # way round it matches the card (rows of `self.flat`: orientation * n + code)
+        q, n = _flat(*feats), len(self.codes)
+        pairs = tuple(self._pair(q, int(best) + n * rotated, int(o) + n * bool(s[1, o] > s[0, o]))
                       for o in order[1:3])
         pair = min(pairs)
         sc, mg = float(per_code[best]), float(per_code[best] - per_code[order[1]])
