@@ -74,9 +74,24 @@ def _cells_both(rect_bgr: np.ndarray, turns=(False, True), soften: float = 0.0):
     lab = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     if soften:
         lab = cv2.GaussianBlur(lab, (0, 0), soften)
-    light = lab[:, :, 0] - cv2.GaussianBlur(lab[:, :, 0], (0, 0), 5.0)
+    light = lab[:, :, 0] - _BLUR_Y @ lab[:, :, 0] @ _BLUR_XT
     upright = (_split(light), _split(lab[:, :, 1:]))  # (`_split`'s reshape copies the chroma)
     return [_turned(upright) if turned else upright for turned in turns]
+
+
+def _blur_matrix(n: int, sigma: float) -> np.ndarray:
+    """cv2.GaussianBlur along one side of n pixels (float32 kernel, reflected border) as an n x n
+    matrix: on the 24 x 36 feature grid two small products cost a third of the filter (to 5e-5
+    of the lightness's 0..100)."""
+    k = cv2.getGaussianKernel(int(round(sigma * 8 + 1)) | 1, sigma, cv2.CV_32F).ravel().astype(np.float64)
+    m, r = np.zeros((n, n)), len(k) // 2
+    for i in range(n):
+        for t, kt in enumerate(k):
+            m[i, cv2.borderInterpolate(i + t - r, n, cv2.BORDER_REFLECT_101)] += kt
+    return m.astype(np.float32)
+
+
+_BLUR_Y, _BLUR_XT = _blur_matrix(FEAT_H, 5.0), _blur_matrix(FEAT_W, 5.0).T.copy()
 
 
 def _turned(cells):
