@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from statistics import median
 from typing import Dict, List, Optional, Tuple
 
 import cv2
@@ -322,12 +323,13 @@ def _unit_area(areas: List[int]) -> Optional[float]:
         if best is None or len(group) > len(best):
             best = group
         elif len(group) == len(best):
-            small, large = sorted((float(np.median(group)), float(np.median(best))))
+            small, large = sorted((float(median(group)), float(median(best))))
             k = large / small
             prefer_small = round(k) >= 3 and abs(k - round(k)) <= MERGED_TOL
-            if (float(np.median(group)) == small) == prefer_small:  # the size the rule prefers
+            if (float(median(group)) == small) == prefer_small:  # the size the rule prefers
                 best = group
-    return float(np.median(best)) if best else None
+    # `statistics.median`: np.median's value for a list of ints, at a twentieth of its cost
+    return float(median(best)) if best else None
 
 
 def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
