@@ -175,23 +175,36 @@ def _flat(cells, corner) -> np.ndarray:
                            corner.ravel() * np.sqrt(W_CORNER / 2)])
 
 
-def _masked_corr(tmpl: np.ndarray, tmpl_sq: np.ndarray, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def _masked_corr(tmpl: np.ndarray, sums, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """Correlation of the query with every template over the kept cells (a mask over cells) or
-    the kept entries (a mask shaped like the cells' features) only: (n,). ``tmpl_sq``: the
-    templates squared, flat. Sums over the kept entries as products with a 0/1 weight, not by
-    copying them out: the same correlation (to 1e-7), in about half the time (this runs on
-    every covered card)."""
-    w = np.broadcast_to(keep[:, None] if keep.ndim == 1 else keep, q.shape).astype(q.dtype).ravel()
-    k = max(float(w.sum()), 1.0)
+    the kept entries (a mask shaped like the cells' features) only: (n,). ``sums``: the templates
+    squared, flat, and per cell their sums and sums of squares (`_cell_sums`). Sums over the kept
+    entries as products with a 0/1 weight, not by copying them out: the same correlation (to
+    1e-7), in about half the time (this runs on every covered card). Over whole cells the
+    templates' sums come from their per-cell sums: the products with the templates' squares and
+    with the 0/1 weights read 1.7 MB of templates a card, most of the time this took."""
     t = tmpl.reshape(len(tmpl), -1)
-    qf = q.ravel()
-    qw = qf * w
-    st = t @ w
+    if keep.ndim == 1:
+        kc = keep.astype(q.dtype)
+        qw = (q * kc[:, None]).ravel()
+        k = max(float(kc.sum()) * q.shape[1], 1.0)
+        st, st2 = sums[1] @ kc, sums[2] @ kc
+    else:
+        w = keep.astype(q.dtype).ravel()
+        qw = q.ravel() * w
+        k = max(float(w.sum()), 1.0)
+        st, st2 = t @ w, sums[0] @ w
     sq = float(qw.sum())
     num = t @ qw - st * (sq / k)
-    var_t = np.maximum(tmpl_sq @ w - st * st / k, 0.0)
-    var_q = max(float(qw @ qf) - sq * sq / k, 0.0)
+    var_t = np.maximum(st2 - st * st / k, 0.0)
+    var_q = max(float(qw @ q.ravel()) - sq * sq / k, 0.0)
     return num / (np.sqrt(var_t) * (np.sqrt(var_q) + 1e-9) + 1e-9)
+
+
+def _cell_sums(tmpl: np.ndarray):
+    """What `_masked_corr` needs of templates (m, cells, d) besides themselves."""
+    sq = tmpl.astype(np.float64) ** 2
+    return (tmpl.reshape(len(tmpl), -1) ** 2, tmpl.sum(axis=2, dtype=np.float64), sq.sum(axis=2))
 
 
 # The index test (`Templates.index_test`): a card left unknown between codes of different rank (a
@@ -293,7 +306,10 @@ class Templates:
         self.flat = np.stack([_flat(*f) for f in feats])  # (2n, D) for pairwise verification
         m = len(feats)
         self._whole = (self.light.reshape(m, -1) * W_LIGHT, self.chroma.reshape(m, -1) * W_CHROMA)
-        self._squared = (self.light.reshape(m, -1) ** 2, self.chroma.reshape(m, -1) ** 2)  # `_masked_corr`
+        self._sums = (_cell_sums(self.light), _cell_sums(self.chroma))  # for `_masked_corr`
+        # (cells, 2n, d): the per-cell products of `drop` as one batched product (numpy's einsum
+        # took three times as long)
+        self._by_cell = (self.light.transpose(1, 0, 2).copy(), self.chroma.transpose(1, 0, 2).copy())
         self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair`'s terms
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
@@ -397,8 +413,8 @@ class Templates:
             if len(visible) > 2:  # visible pixels
                 keep_light = visible[2]
                 keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
-            s = W_LIGHT * _masked_corr(self.light, self._squared[0], cells[0], keep_light) + \
-                W_CHROMA * _masked_corr(self.chroma, self._squared[1], cells[1], keep_chroma)
+            s = W_LIGHT * _masked_corr(self.light, self._sums[0], cells[0], keep_light) + \
+                W_CHROMA * _masked_corr(self.chroma, self._sums[1], cells[1], keep_chroma)
             if kc.any():
                 s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
             else:
@@ -406,10 +422,10 @@ class Templates:
             return s.reshape(2, -1), feats
         if drop:
             robust = 0.0
-            for tmpl, q, w in ((self.light, cells[0], W_LIGHT), (self.chroma, cells[1], W_CHROMA)):
-                per_cell = np.einsum("ncd,cd->nc", tmpl, q)
-                per_cell.sort(axis=1)
-                robust = robust + w * per_cell[:, drop:].sum(axis=1)
+            for tmpl, q, w in zip(self._by_cell, cells, (W_LIGHT, W_CHROMA)):
+                per_cell = (tmpl @ q[:, :, None])[:, :, 0]  # (cells, 2n)
+                per_cell.sort(axis=0)
+                robust = robust + w * per_cell[drop:].sum(axis=0)
         else:  # the per-cell sums add up to the whole-card correlation: one product each
             robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
         # the better-matching index corner (a finger or another card may hide one)
@@ -426,17 +442,17 @@ class Templates:
     def _pair(self, q: np.ndarray, a: int, b: int) -> float:
         """`pair_margin` between rows a and b of the templates in both orientations (`self.flat`).
         The sum over w ((q - tb)^2 - (q - ta)^2), with w = (ta - tb)^2, is 2 u.q - c with
-        u = w (ta - tb) and c = u.(ta + tb): one product with the query, the rest made once per
-        pair (in float64; the same value to 1e-6)."""
+        u = w (ta - tb) and c = u.(ta + tb): one product with the query, and c and the
+        denominator made once per pair (two floats: u itself, 28 kB a pair, is made again)."""
+        ta, tb = self.flat[a], self.flat[b]
+        diff = ta - tb
+        w = diff * diff
+        u = w * diff
         terms = self._pairs.get((a, b))
         if terms is None:
-            ta, tb = self.flat[a].astype(np.float64), self.flat[b].astype(np.float64)
-            diff = ta - tb
-            w = diff * diff
-            u = w * diff
-            terms = self._pairs[(a, b)] = (2.0 * u, float(u @ (ta + tb)), float(w @ w) + 1e-9)
-        u2, c, den = terms
-        return (float(u2 @ q) - c) / den
+            terms = self._pairs[(a, b)] = (float(u @ (ta + tb)), float(w @ w) + 1e-9)
+        c, den = terms
+        return (2.0 * float(u @ q) - c) / den
 
     def align(self, image: np.ndarray, corners: np.ndarray, frac: float = 0.2, max_deg: float = 12.0,
               max_scale: float = 0.08, evals: int = 60) -> np.ndarray:
@@ -747,25 +763,22 @@ class Templates:
         whole with the worst cells dropped)."""
         s, feats = query
         per_code = s.max(axis=0)
-        order = np.argsort(-per_code)
-        best = order[0]
-        code = self.codes[best]
-        rotated = bool(s[1, best] > s[0, best])
+        best, *runners = np.argsort(-per_code)[:3].tolist()  # plain ints: no numpy scalars below
+        turned = (s[1] > s[0]).tolist()  # each code's better way round
+        code, rotated = self.codes[best], turned[best]
         # verify against the two runners-up where they differ from the winner, each template the
         # way round it matches the card (rows of `self.flat`: orientation * n + code)
         q, n = _flat(*feats), len(self.codes)
-        pairs = tuple(self._pair(q, int(best) + n * rotated, int(o) + n * bool(s[1, o] > s[0, o]))
-                      for o in order[1:3])
+        pairs = tuple(self._pair(q, best + n * rotated, o + n * turned[o]) for o in runners)
         pair = min(pairs)
-        sc, mg = float(per_code[best]), float(per_code[best] - per_code[order[1]])
+        gaps = (per_code[best] - per_code[runners]).tolist()
+        sc, mg = float(per_code[best]), gaps[0]
         view = "masked" if occluded == "masked" else "occluded" if occluded else "whole"
         # under another card, the pair test may see that card's blank paper where a pip is hidden
         bonus = 0.0 if occluded in ("masked", "covered") else pair_bonus(pair)
         conf = calibrate(sc, mg + bonus, view) * verified(pair, mg)
         extra = dict(candidate=code, score=sc, margin=mg, pair=pair, view=view,
-                     runners=tuple(self.codes[int(o)] for o in order[1:3]),
-                     gaps=tuple(float(per_code[best] - per_code[o]) for o in order[1:3]),
-                     pairs=pairs)
+                     runners=tuple(self.codes[o] for o in runners), gaps=tuple(gaps), pairs=pairs)
         if code == "back":
             return Identity(None, False, conf, rotated, **extra)
         if conf < threshold:
