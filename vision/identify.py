@@ -464,7 +464,7 @@ class Templates:
         q0 = np.asarray(corners, np.float64)
         c0 = q0.mean(axis=0)
         short = float(min(np.hypot(*(q0[1] - q0[0])), np.hypot(*(q0[2] - q0[1]))))
-        lim = np.array([frac * short, frac * short, np.radians(max_deg), max_scale])
+        lim = [frac * short, frac * short, math.radians(max_deg), max_scale]
         dst = np.float32([[0, 0], [2 * FEAT_W, 0], [2 * FEAT_W, 2 * FEAT_H], [0, 2 * FEAT_H]])
         if self._soft is None:  # templates softened: a wider, smoother basin for the first steps
             both = [_cells_both(self.rects[c], soften=SOFT_SIGMA) for c in self.codes]
@@ -488,10 +488,12 @@ class Templates:
             lt, ch = _cells_both(small, (False,), SOFT_SIGMA if soft else 0.0)[0]
             return float((light @ lt.ravel() + chroma @ ch.ravel()).max())
 
-        p = np.zeros(4)
+        # the search's own arithmetic on plain floats (the same numbers as numpy's, without its
+        # per-scalar cost)
+        p = [0.0] * 4
         soft = True
         best = score(p, soft)
-        steps = np.array([0.08 * short, 0.08 * short, np.radians(4.0), 0.03])
+        steps = [0.08 * short, 0.08 * short, math.radians(4.0), 0.03]
         n = 1
         while n < evals and steps[0] > 0.5:
             if soft and steps[0] < 0.03 * short:
@@ -500,8 +502,9 @@ class Templates:
             for i in range(4):
                 moved = False
                 for sign in (1.0, -1.0):
-                    trial = p.copy()
+                    trial = list(p)
                     trial[i] += sign * steps[i]
+                    # (np.hypot: math.hypot's last bit differs)
                     if abs(trial[i]) > lim[i] or np.hypot(trial[0], trial[1]) > lim[0]:
                         continue
                     v = score(trial, soft)
@@ -512,7 +515,7 @@ class Templates:
                 if moved:
                     break
             else:
-                steps = steps / 2
+                steps = [x / 2 for x in steps]
         return quad(p).astype(np.float32)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5) -> Identity:
