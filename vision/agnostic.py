@@ -221,9 +221,11 @@ def _reaching_outline(ink: np.ndarray) -> np.ndarray:
     """The ink connected to the rectified card's outline: what lies beyond it (cloth between a
     hand's fingers, a card beside it), not a pinta."""
     n, labels = cv2.connectedComponents(ink, connectivity=8)
-    border = np.unique(np.concatenate([labels[:2].ravel(), labels[-2:].ravel(),
-                                       labels[:, :2].ravel(), labels[:, -2:].ravel()]))
-    return np.isin(labels, border[border > 0]).astype(np.uint8)
+    reaches = np.zeros(n, np.uint8)  # by label: a table, not np.isin (a tenth of its time)
+    for edge in (labels[:2], labels[-2:], labels[:, :2], labels[:, -2:]):
+        reaches[edge] = 1
+    reaches[0] = 0
+    return reaches[labels]
 
 
 def _inked_box(w: int, h: int) -> Tuple[int, int, int, int]:
