@@ -63,7 +63,8 @@ def _normalise(f: np.ndarray) -> np.ndarray:
     a few hundred times a frame)."""
     f -= f.sum() / f.size
     r = f.ravel()
-    return f / (np.sqrt(r.dot(r)) + 1e-6)
+    f /= np.sqrt(r.dot(r)) + 1e-6
+    return f
 
 
 def _cells_both(rect_bgr: np.ndarray, turns=(False, True), soften: float = 0.0):
@@ -71,7 +72,7 @@ def _cells_both(rect_bgr: np.ndarray, turns=(False, True), soften: float = 0.0):
     structure (high-passed: lighting gradients and glare are smooth, artwork is not) and chroma
     (the suit colours). ``soften``: blur the feature grid first (sigma in grid pixels)."""
     small = cv2.resize(rect_bgr, (FEAT_W, FEAT_H), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    lab = cv2.cvtColor(np.divide(small, 255.0, dtype=np.float32), cv2.COLOR_BGR2Lab)
     if soften:
         lab = cv2.GaussianBlur(lab, (0, 0), soften)
     light = lab[:, :, 0] - _BLUR_Y @ lab[:, :, 0] @ _BLUR_XT
@@ -416,7 +417,7 @@ class Templates:
             s = W_LIGHT * _masked_corr(self.light, self._sums[0], cells[0], keep_light) + \
                 W_CHROMA * _masked_corr(self.chroma, self._sums[1], cells[1], keep_chroma)
             if kc.any():
-                s = s + W_CORNER * np.einsum("nkd,kd->nk", self.corners[:, kc], corner[kc]).max(axis=1)
+                s = s + W_CORNER * self._index_corners(corner, kc)
             else:
                 s = s / (W_LIGHT + W_CHROMA)
             return s.reshape(2, -1), feats
@@ -428,9 +429,13 @@ class Templates:
                 robust = robust + w * per_cell[drop:].sum(axis=0)
         else:  # the per-cell sums add up to the whole-card correlation: one product each
             robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
-        # the better-matching index corner (a finger or another card may hide one)
-        idx = np.maximum(self.corners[:, 0] @ corner[0], self.corners[:, 1] @ corner[1])
-        return (robust + W_CORNER * idx).reshape(2, -1), feats
+        return (robust + W_CORNER * self._index_corners(corner)).reshape(2, -1), feats
+
+    def _index_corners(self, corner: np.ndarray, seen=(True, True)) -> np.ndarray:
+        """(2n,): the better-matching index corner of those in view (a finger or another card may
+        hide one). A product per corner: picking the corners out of the templates copied them."""
+        per = [self.corners[:, k] @ corner[k] for k in (0, 1) if seen[k]]
+        return per[0] if len(per) == 1 else np.maximum(per[0], per[1])
 
     def pair_margin(self, q: np.ndarray, a: int, b: int, b_turned: bool = False) -> float:
         """How decisively the query sides with template a against template b, looking only where
