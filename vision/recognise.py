@@ -71,6 +71,7 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
     dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     quads = [d.corners.astype(np.float32) for d in dets]
     centres = [detect._centre(q) for q in quads]
+    diagonals = [np.linalg.norm(q[0] - q[2]) for q in quads]  # once each, not once a pair
     out: List[Optional[np.ndarray]] = [None] * len(dets)
     for i, q in enumerate(quads):
         if not covered[i]:
@@ -78,8 +79,8 @@ def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
         m = cv2.getPerspectiveTransform(q, dst)
         cov = None
         for j, qj in enumerate(quads):
-            if j == i or np.linalg.norm(centres[i] - centres[j]) > 1.2 * (np.linalg.norm(q[0] - q[2]) +
-                                                                        np.linalg.norm(qj[0] - qj[2])) / 2:
+            reach = 1.2 * (diagonals[i] + diagonals[j]) / 2
+            if j == i or np.linalg.norm(centres[i] - centres[j]) > reach:
                 continue
             inter, _ = cv2.intersectConvexConvex(q, qj)
             if inter <= 0:
