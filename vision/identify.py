@@ -84,7 +84,8 @@ def _blur_matrix(n: int, sigma: float) -> np.ndarray:
     """cv2.GaussianBlur along one side of n pixels (float32 kernel, reflected border) as an n x n
     matrix: on the 24 x 36 feature grid two small products cost a third of the filter (to 5e-5
     of the lightness's 0..100)."""
-    k = cv2.getGaussianKernel(int(round(sigma * 8 + 1)) | 1, sigma, cv2.CV_32F).ravel().astype(np.float64)
+    size = int(round(sigma * 8 + 1)) | 1  # OpenCV's for a float image: 4 sigmas either side
+    k = cv2.getGaussianKernel(size, sigma, cv2.CV_32F).ravel().astype(np.float64)
     m, r = np.zeros((n, n)), len(k) // 2
     for i in range(n):
         for t, kt in enumerate(k):
@@ -115,8 +116,8 @@ def _corner(rect_bgr: np.ndarray) -> np.ndarray:
     ch, cw = int(h * 0.26), int(w * 0.32)
     y0, x0 = max(1, h // 32), max(1, w // 20)  # skip the rounded corner, where the cloth shows
     out = np.empty((2, CORNER_W * CORNER_H), np.float32)
-    # only the corners in grey (a sixth of the card's pixels)
-    grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in (rect_bgr[y0:ch, x0:cw], rect_bgr[-ch:-y0, -cw:-x0])]
+    crops = (rect_bgr[y0:ch, x0:cw], rect_bgr[-ch:-y0, -cw:-x0])
+    grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in crops]  # a sixth of the card's pixels
     for k, crop in enumerate((grey[0], cv2.rotate(grey[1], cv2.ROTATE_180))):
         f = cv2.resize(crop, (CORNER_W, CORNER_H), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
         out[k] = _normalise(f)
@@ -310,7 +311,7 @@ class Templates:
         self._sums = (_cell_sums(self.light), _cell_sums(self.chroma))  # for `_masked_corr`
         # (cells, 2n, d): the per-cell products of `drop` as one batched product (numpy's einsum
         # took three times as long)
-        self._by_cell = (self.light.transpose(1, 0, 2).copy(), self.chroma.transpose(1, 0, 2).copy())
+        self._by_cell = tuple(t.transpose(1, 0, 2).copy() for t in (self.light, self.chroma))
         self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair`'s terms
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
