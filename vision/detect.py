@@ -10,6 +10,7 @@ each long straight outline edge beside that part.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import List, Optional
@@ -752,6 +753,13 @@ def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
     return p, r, (keep.sum(axis=1) >= need) & (w.sum(axis=1) >= need)
 
 
+@functools.lru_cache(maxsize=8)
+def _samples_along(samples: int) -> np.ndarray:
+    """Where along each side `refine_edges` reads its profiles (made once: np.linspace costs
+    as much as the products it feeds)."""
+    return np.linspace(0.12, 0.88, samples)
+
+
 def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samples: int = 24,
                  min_frac: float = 0.45) -> np.ndarray:
     """Sub-pixel corners from the full-resolution image: along each side, find where the card is
@@ -762,12 +770,12 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     q = np.asarray(corners, np.float64)
     c = _centre(q)
     offs = np.arange(-reach, reach + 0.01, 0.5)
-    t = np.linspace(0.12, 0.88, samples)
+    t = _samples_along(samples)
     a = q
     d = q[_NEXT] - q
     ln = np.hypot(d[:, 0], d[:, 1]) + 1e-9
     d = d / ln[:, None]
-    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    n = d[:, ::-1] * _LEFT  # (-dy, dx)
     flip = np.einsum("ij,ij->i", c - a, n) < 0
     n[flip] *= -1  # n points into the card
     base = a[:, None, :] + (t[None, :] * ln[:, None])[..., None] * d[:, None, :]  # (4, S, 2)
@@ -776,16 +784,17 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     k = 4  # 2 px either side, in half-pixel steps
-    cs = np.cumsum(np.pad(prof, ((0, 0), (1, 0))), axis=1)
     m = prof.shape[1]
+    cs = np.zeros((prof.shape[0], m + 1), prof.dtype)  # a running sum with a 0 in front
+    np.cumsum(prof, axis=1, out=cs[:, 1:])  # (np.pad took a fifth of this function's time)
     idx = np.arange(k, m - k)
     resp = (cs[:, idx + k] - 2 * cs[:, idx] + cs[:, idx - k]) / k  # inside mean - outside mean
     rows = np.arange(resp.shape[0])
-    j = np.clip(np.argmax(resp, axis=1), 1, resp.shape[1] - 2)
+    j = np.minimum(np.maximum(np.argmax(resp, axis=1), 1), resp.shape[1] - 2)
     r0, r1, r2 = resp[rows, j - 1], resp[rows, j], resp[rows, j + 1]
     den = r0 - 2 * r1 + r2
     safe = np.where(np.abs(den) > 1e-6, den, 1.0)
-    frac = np.clip(np.where(np.abs(den) > 1e-6, 0.5 * (r0 - r2) / safe, 0.0), -1, 1)
+    frac = np.minimum(np.maximum(np.where(np.abs(den) > 1e-6, 0.5 * (r0 - r2) / safe, 0.0), -1), 1)
     # the step lies between the last outside and the first inside sample
     off = (offs[idx[j]] - 0.25 + frac * 0.5).reshape(4, samples)
     strong = (r1 > 20).reshape(4, samples)
