@@ -116,3 +116,7 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
         assert int(row[2]) > 0 and row[3].endswith("%") and "of" in row
     assert re.search(r"enrolled\s+ms per frame: median [\d.]+\s+p95 [\d.]+\s+\(detect median [\d.]+, "
                      r"identify median [\d.]+; 2 frames\)", out)
+    # and by step: detection's and identification's, each a measured figure
+    steps = re.search(r"by step, mean ms a frame: detect: (.*); identify: (.*)", out)
+    assert steps and "mask" in steps[1] and "blob hypotheses" in steps[1] and "first read" in steps[2]
+    assert all(float(x.rsplit(" ", 1)[1]) >= 0 for x in (steps[1] + ", " + steps[2]).split(", "))

@@ -168,3 +168,17 @@ def test_a_card_placed_wrongly_in_a_merged_blob_is_read_at_its_alternate(monkeyp
     assert read_there() == ["10B"]
     monkeypatch.setattr(detect, "ALTERNATES", False)
     assert read_there() != ["10B"]
+
+
+def test_detection_says_where_its_time_goes():
+    """The stages a caller passes are filled with each step's milliseconds (a frame with a merged
+    trick has all four steps), and counting them changes no detection."""
+    from vision.timing import Stages
+
+    frame = _scene()
+    stages = Stages()
+    timed = detect.detect_cards(frame.image, stages=stages)
+    plain = detect.detect_cards(frame.image)
+    assert set(stages) == {"mask", "lone cards", "blob hypotheses", "blob fits"}
+    assert all(ms > 0 for ms in stages.values())
+    assert [d.corners.tolist() for d in timed] == [d.corners.tolist() for d in plain]

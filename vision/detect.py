@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, long_side, order_corners
+from vision.timing import Stages, stages_or_none
 
 WORK_SCALE = 0.5  # detection runs at half resolution
 # switches, for measuring each change against the previous behaviour
@@ -596,9 +597,21 @@ def _across(corner, d) -> float:
 
 
 def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
-                 min_long_px: float = 70.0) -> List[Detection]:
+                 min_long_px: float = 70.0, stages: Optional[Stages] = None) -> List[Detection]:
     """Every card-shaped quadrilateral in a BGR frame, face up or down. `card_long_px` (the card's
-    long side in full-resolution pixels, e.g. from calibration) helps split merged blobs."""
+    long side in full-resolution pixels, e.g. from calibration) helps split merged blobs.
+    ``stages``, if given, gets the milliseconds of each step ("mask", "lone cards", "blob
+    hypotheses", "blob fits")."""
+    stages = stages_or_none(stages)
+    with stages.time("mask"):
+        small, gray, mask, contours = _blobs(image, min_long_px)
+    with stages.time("lone cards"):
+        cleans = _lone_cards(contours)
+    return _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages)
+
+
+def _blobs(image: np.ndarray, min_long_px: float):
+    """The half frame, its grey, the foreground mask and the outlines of its card-sized blobs."""
     s = WORK_SCALE
     h, w = image.shape[:2]
     if s == 0.5 and h % 2 == 0 and w % 2 == 0:
@@ -612,11 +625,16 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_long = min_long_px * s
     contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
-    cleans = [_clean_quad(c) for c in contours]
-    # a single card's corners are where its straight sides meet, not the chamfers the polygon
-    # approximation cuts across its rounded corners: measure the card size from the refined sides
+    return small, gray, mask, contours
+
+
+def _lone_cards(contours) -> list:
+    """Per blob, (corners, long side) if it is one card alone, else None. A single card's corners
+    are where its straight sides meet, not the chamfers the polygon approximation cuts across its
+    rounded corners: the card size is measured from the refined sides."""
     refined = []
-    for c, r in zip(contours, cleans):
+    for c in contours:
+        r = _clean_quad(c)
         if r is None:
             refined.append(None)
             continue
@@ -624,7 +642,14 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
         q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts))
         long_ = long_side(q)
         refined.append((q, long_ if REFINED_SIZE and 0.9 < long_ / r[1] < 1.15 else r[1]))
-    cleans = refined
+    return refined
+
+
+def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages: Stages):
+    """The lone cards as found, and the blobs of touching or overlapping cards split into cards
+    hypothesised at their corners and edges, each fitted to the outline."""
+    s = WORK_SCALE
+    min_long = min_long_px * s
     hint = (card_long_px * s if card_long_px else
             _card_length_hint(cleans, contours, min_long, 0.3 * small.shape[1]))
     edges = None
@@ -641,70 +666,89 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
             m = c.reshape(-1, 2).mean(axis=0)
             blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], (1 - LOCAL_CLIP) * hint,
                                       (1 + LOCAL_CLIP) * hint))
-        if edges is None:
-            outline = np.zeros(mask.shape, np.uint8)
-            cv2.drawContours(outline, contours, -1, 1, 1)
-            # within 1.5 px of the outline is its 3 x 3 neighbourhood: a dilation, not the
-            # distance transform it replaces (the same pixels, 1 ms less a frame)
-            edges = _edge_planes(cv2.dilate(outline, np.ones((3, 3), np.uint8)), gray)
         # a perspective model of the card size extrapolates poorly near the frame edges: where
         # it strays from the typical size, try a smaller and a larger card too
         scales = (1.0,) if card_long_px or (ONE_SCALE and local is not None and abs(blob_hint / hint - 1) < 0.03) \
             else (0.94, 1.0, 1.06)
-        hyps = sorted(_hypotheses(c, mask, blob_hint, edges, scales), key=lambda t: -t[0])
-        kept: List[np.ndarray] = []
-        scores: List[float] = []
-        others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
+        with stages.time("blob hypotheses"):
+            if edges is None:
+                outline = np.zeros(mask.shape, np.uint8)
+                cv2.drawContours(outline, contours, -1, 1, 1)
+                # within 1.5 px of the outline is its 3 x 3 neighbourhood: a dilation, not the
+                # distance transform it replaces (the same pixels, 1 ms less a frame)
+                edges = _edge_planes(cv2.dilate(outline, np.ones((3, 3), np.uint8)), gray)
+            kept, scores, others = _blob_cards(c, mask, gray, blob_hint, edges, scales)
+        with stages.time("blob fits"):
+            found += _fitted(c, kept, scores, others, blob_hint, gray)
+    return found
 
-        def keep(cands):
-            for score, quad, other in cands:
-                centre = _centre(quad)
-                j = next((j for j, k in enumerate(kept)
-                          if np.linalg.norm(centre - _centre(k)) < blob_hint * 0.3), None)
-                if j is not None:
-                    # nearly as well supported, placed differently: an alternate of that card
-                    if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
-                            and _apart(quad, kept[j], 0.1 * blob_hint):
-                        others[j].append(quad)
-                    continue
-                kept.append(quad)
-                scores.append(score)
-                others.append([] if other is None else [other])
-        keep(hyps)
-        if SEGMENT_CORNERS or EDGE_HYPOTHESES:
-            # part of the blob no hypothesis explains: a card with no right-angled corner on the
-            # outline (its corners under other cards or a hand, or inside the blob)
-            x, y, w, h = cv2.boundingRect(c)
-            blob = np.zeros((h, w), np.uint8)
-            cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
-            for k in kept:
-                cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
-            if cv2.countNonZero(blob) > SEGMENT_GATE * blob_hint * blob_hint / CARD_ASPECT:
-                short_px = blob_hint / CARD_ASPECT
-                if EDGE_HYPOTHESES:
-                    # a long straight stretch of outline is one side of a card, and one of its ends
-                    # is often that card's corner
-                    keep(sorted(_edge_hypotheses(c, mask, blob_hint, edges, scales, blob,
-                                                 (x, y)), key=lambda t: -t[0]))
-                if SEGMENT_CORNERS:
-                    # corners where long straight image edges meet inside the blob
-                    corners = sorted(_segment_corners(gray, c, short_px, blob), key=lambda t: -t[2] - t[4])
-                    seg = [(best[0] - 1.0, best[1], None)  # the longest edges first
-                           for best in _corner_hypotheses(corners[:SEGMENT_MAX], mask, blob_hint, edges, scales)
-                           if best is not None and best[0] > HYP_MIN]
-                    keep(sorted(seg, key=lambda t: -t[0]))
-        pts = c.reshape(-1, 2).astype(np.float64)
-        for score, quad, alts in zip(scores, kept, others):
-            q0 = order_corners(quad).astype(np.float64)
-            q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
-            q2 = _refine(q1, pts, 2.5, gray)
-            # a side hidden under another card can latch onto that card's edge: keep the card size
-            q0_long = long_side(q0)
-            q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
-            # alternates are read rarely (a card left unknown), and the reading refines its edges:
-            # not fitted to the outline here, which would cost a millisecond a frame
-            found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score),
-                                   tuple((order_corners(a) / s + _HALF).astype(np.float32) for a in alts)))
+
+def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
+    """The cards of a merged blob, as (quads, their scores, their alternate placements): the
+    best-supported hypotheses at its corners, one per card centre, then cards along the long
+    outline edges beside whatever part of the blob they leave unexplained."""
+    hyps = sorted(_hypotheses(c, mask, blob_hint, edges, scales), key=lambda t: -t[0])
+    kept: List[np.ndarray] = []
+    scores: List[float] = []
+    others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
+
+    def keep(cands):
+        for score, quad, other in cands:
+            centre = _centre(quad)
+            j = next((j for j, k in enumerate(kept)
+                      if np.linalg.norm(centre - _centre(k)) < blob_hint * 0.3), None)
+            if j is not None:
+                # nearly as well supported, placed differently: an alternate of that card
+                if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
+                        and _apart(quad, kept[j], 0.1 * blob_hint):
+                    others[j].append(quad)
+                continue
+            kept.append(quad)
+            scores.append(score)
+            others.append([] if other is None else [other])
+    keep(hyps)
+    if SEGMENT_CORNERS or EDGE_HYPOTHESES:
+        # part of the blob no hypothesis explains: a card with no right-angled corner on the
+        # outline (its corners under other cards or a hand, or inside the blob)
+        x, y, w, h = cv2.boundingRect(c)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
+        for k in kept:
+            cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
+        if cv2.countNonZero(blob) > SEGMENT_GATE * blob_hint * blob_hint / CARD_ASPECT:
+            short_px = blob_hint / CARD_ASPECT
+            if EDGE_HYPOTHESES:
+                # a long straight stretch of outline is one side of a card, and one of its ends
+                # is often that card's corner
+                keep(sorted(_edge_hypotheses(c, mask, blob_hint, edges, scales, blob,
+                                             (x, y)), key=lambda t: -t[0]))
+            if SEGMENT_CORNERS:
+                # corners where long straight image edges meet inside the blob
+                corners = sorted(_segment_corners(gray, c, short_px, blob), key=lambda t: -t[2] - t[4])
+                seg = [(best[0] - 1.0, best[1], None)  # the longest edges first
+                       for best in _corner_hypotheses(corners[:SEGMENT_MAX], mask, blob_hint, edges, scales)
+                       if best is not None and best[0] > HYP_MIN]
+                keep(sorted(seg, key=lambda t: -t[0]))
+    return kept, scores, others
+
+
+def _fitted(c, kept, scores, others, blob_hint: float, gray) -> List[Detection]:
+    """A merged blob's cards with their sides fitted to its outline (or, where a side crosses
+    another card, snapped to the image edge there), in full-resolution pixels."""
+    s = WORK_SCALE
+    pts = c.reshape(-1, 2).astype(np.float64)
+    found = []
+    for score, quad, alts in zip(scores, kept, others):
+        q0 = order_corners(quad).astype(np.float64)
+        q1 = _refine(q0, pts, 0.08 * blob_hint + 2)
+        q2 = _refine(q1, pts, 2.5, gray)
+        # a side hidden under another card can latch onto that card's edge: keep the card size
+        q0_long = long_side(q0)
+        q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), q0)
+        # alternates are read rarely (a card left unknown), and the reading refines its edges:
+        # not fitted to the outline here, which would cost a millisecond a frame
+        found.append(Detection((order_corners(q) / s + _HALF).astype(np.float32), float(score),
+                               tuple((order_corners(a) / s + _HALF).astype(np.float32) for a in alts)))
     return found
 
 

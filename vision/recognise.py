@@ -13,6 +13,7 @@ import numpy as np
 from vision import detect
 from vision.geometry import long_side
 from vision.identify import PAIR_MARGIN, Identity, searched, visibility_masks
+from vision.timing import Stages
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
 ALIGN_SIZE = 0.15  # ... if the outline is within this fraction of the frame's typical card length
@@ -37,7 +38,12 @@ class SeenCard:
 class Timing:
     detect_ms: float = 0.0
     identify_ms: float = 0.0
-    per_stage: Dict[str, float] = field(default_factory=dict)
+    per_stage: Dict[str, float] = field(default_factory=Stages)  # `DETECT_STAGES`, `IDENTIFY_STAGES`
+
+
+# The steps of a frame's reading, as `Timing.per_stage` names them, in pipeline order
+DETECT_STAGES = ("mask", "lone cards", "blob hypotheses", "blob fits")
+IDENTIFY_STAGES = ("overlaps", "first read", "refit edges", "align", "pinta check")
 
 
 def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = None) -> List[bool]:
@@ -111,6 +117,7 @@ class Recogniser:
         self.threshold = threshold
         self.card_long_px = card_long_px
         self.last = Timing()
+        self._stages = Stages()  # the frame being read (`Timing.per_stage`)
         self.use_cover = True
         self.refine = True
         self.reaches = (7.0, 16.0)  # px: sides a little off, then a side placed quite wrongly
@@ -120,13 +127,15 @@ class Recogniser:
         t0 = time.perf_counter()
         if hasattr(self.identifier, "new_frame"):
             self.identifier.new_frame()
-        dets = detect.detect_cards(image, self.card_long_px)
+        self._stages = stages = Stages()
+        dets = detect.detect_cards(image, self.card_long_px, stages=stages)
         t1 = time.perf_counter()
         out = []
         partners = [False] * len(dets)
-        covered = overlapped(dets, partners=partners)
-        typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
-        covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
+        with stages.time("overlaps"):
+            covered = overlapped(dets, partners=partners)
+            typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
+            covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
         page = _Page(image)
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
@@ -138,35 +147,40 @@ class Recogniser:
                     ident, placed = self._read_alternate(page, dets, k, typical, ident, placed)
                 if hasattr(self.identifier, "pinta_check"):
                     maybe_covered = occ or partners[k] or cov is not None or placed.score < 0.9
-                    ident = self.identifier.pinta_check(image, placed.corners, ident, maybe_covered,
-                                                        self.threshold)
+                    with stages.time("pinta check"):
+                        ident = self.identifier.pinta_check(image, placed.corners, ident,
+                                                            maybe_covered, self.threshold)
                 d = placed
             else:
-                ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
+                with stages.time("first read"):
+                    ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
             out.append(SeenCard(ident.code, ident.face_up, ident.confidence, corners, ident))
         t2 = time.perf_counter()
-        self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3)
+        self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3, stages)
         return out
 
     def _read(self, page: "_Page", d: detect.Detection, occ: bool, cov, typical: float):
         """One detection through the identifier, with the second looks a doubtful reading earns:
         (identity, the detection as finally placed)."""
-        image = page.image
+        image, stages = page.image, self._stages
         kw = dict(occluded=occ or d.score < 0.9, cover=cov)
         alts = ()
         if self.refine and cov is not None:
             # a partly covered card is read from what is left of it: place its sides on the
             # image edges first, a few pixels matter more there
-            q = detect.refine_edges(page.gray, d.corners)
+            with stages.time("refit edges"):
+                q = detect.refine_edges(page.gray, d.corners)
             if float(np.abs(q - d.corners).max()) > 0.3:
                 alts = (d.corners,)
                 d = detect.Detection(q, d.score)
-        ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
-                                                        alternatives=alts, **kw)
+        with stages.time("first read"):
+            ident: Identity = self.identifier.identify_quad(image, d.corners, self.threshold,
+                                                            alternatives=alts, **kw)
         if self.refine and not alts and ident.candidate != "back" and not ident.settled and \
                 (ident.code is None or doubtful(ident)):
-            ident, d = self._refined(page, d, ident, kw)
+            with stages.time("refit edges"):
+                ident, d = self._refined(page, d, ident, kw)
         if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
                 (ident.code is None or doubtful(ident)) and \
                 abs(long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
@@ -174,15 +188,22 @@ class Recogniser:
             # placed from a merged blob, 10-20 px off. Move it to where the artwork fits. (An
             # outline of the wrong size is no misplaced card: the visible part of a covered one,
             # say. Moving it would only find some template that fits.)
-            q = self.identifier.align(image, d.corners)
-            again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
-                             self.threshold, covered=cov is not None)
-            if INDEX_AFTER_SEARCH:
-                # the search's penalties may leave a clear winner unknown: its numeral may still say
-                vis = visibility_masks(cov) if cov is not None else None
-                again = self.identifier.index_test(image, q, again, (True, True) if vis is None else vis[1])
-            if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
-                ident, d = again, detect.Detection(q, d.score)
+            with stages.time("align"):
+                ident, d = self._aligned(image, d, ident, kw)
+        return ident, d
+
+    def _aligned(self, image: np.ndarray, d: detect.Detection, ident: Identity, kw):
+        """The reading at the outline `align` moves to where the artwork fits, if better."""
+        cov = kw["cover"]
+        q = self.identifier.align(image, d.corners)
+        again = searched(self.identifier.identify_quad(image, q, self.threshold, **kw),
+                         self.threshold, covered=cov is not None)
+        if INDEX_AFTER_SEARCH:
+            # the search's penalties may leave a clear winner unknown: its numeral may still say
+            vis = visibility_masks(cov) if cov is not None else None
+            again = self.identifier.index_test(image, q, again, (True, True) if vis is None else vis[1])
+        if again.score > ident.score + 0.01 and (again.code is not None or ident.code is None):
+            ident, d = again, detect.Detection(q, d.score)
         return ident, d
 
     def _read_as_below(self, page: "_Page", dets, k: int, typical: float, ident: Identity,

@@ -41,7 +41,7 @@ def _match(truth, seen, tol_frac=0.2):
     return pairs, used
 
 
-def _evaluate(name, deck, identifiers, n, min_visible, times, seed):
+def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
     import numpy as np
 
     from vision import synth
@@ -59,6 +59,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, seed):
             seen = rec.recognise(frame.image)
             total = (time.perf_counter() - t0) * 1e3
             times.setdefault(mode, []).append((total, rec.last.detect_ms, rec.last.identify_ms))
+            stages.setdefault(mode, []).append(rec.last.per_stage)
             st = stats[mode]
             pairs, used = _match(frame.truth, seen)
             for i, t in enumerate(frame.truth):
@@ -113,12 +114,13 @@ def run(args) -> int:
     print(f"vision bench: {args.scenes} scenes per deck, seeds {args.seed}.., one core (cv2 threads=1), "
           f"face-up cards with >= {args.min_visible:.0%} visible")
     times: dict = {}
+    stages: dict = {}  # mode -> per frame, ms by step (`Timing.per_stage`)
     rows = []
     for deck in decks:
         ids = {"enrolled": Templates.from_deck(deck)}
         if not args.no_agnostic:
             ids["agnostic"] = Reader()
-        stats = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, args.seed)
+        stats = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages, args.seed)
         for mode, st in stats.items():
             rows.append((deck.name, mode, st))
     print()
@@ -138,9 +140,21 @@ def run(args) -> int:
         print(f"{mode:9} ms per frame: median {np.median(a[:, 0]):.1f}  p95 {np.percentile(a[:, 0], 95):.1f}"
               f"  (detect median {np.median(a[:, 1]):.1f}, identify median {np.median(a[:, 2]):.1f}; "
               f"{len(a)} frames)")
+        print(f"{'':9} by step, mean ms a frame: {_split(stages[mode])}")
     print(f"this machine: {machine_speed():.2f} s for 10 million Python additions (best of 3; the times "
           f"above scale with it from machine to machine)")
     return 0
+
+
+def _split(frames) -> str:
+    """Detection's steps, then identification's, as mean milliseconds a frame (means add up where
+    medians do not); steps that never ran are left out."""
+    from vision.recognise import DETECT_STAGES, IDENTIFY_STAGES
+
+    def part(names):
+        return ", ".join(f"{k} {sum(f.get(k, 0.0) for f in frames) / len(frames):.1f}"
+                         for k in names if any(k in f for f in frames))
+    return f"detect: {part(DETECT_STAGES)}; identify: {part(IDENTIFY_STAGES)}"
 
 
 def machine_speed() -> float:
