@@ -13,7 +13,7 @@ import numpy as np
 from vision import detect
 from vision.geometry import long_side
 from vision.identify import PAIR_MARGIN, Identity, searched, visibility_masks
-from vision.timing import Stages
+from vision.timing import Stages, stages_or_none
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
 ALIGN_SIZE = 0.15  # ... if the outline is within this fraction of the frame's typical card length
@@ -117,7 +117,6 @@ class Recogniser:
         self.threshold = threshold
         self.card_long_px = card_long_px
         self.last = Timing()
-        self._stages = Stages()  # the frame being read (`Timing.per_stage`)
         self.use_cover = True
         self.refine = True
         self.reaches = (7.0, 16.0)  # px: sides a little off, then a side placed quite wrongly
@@ -127,7 +126,7 @@ class Recogniser:
         t0 = time.perf_counter()
         if hasattr(self.identifier, "new_frame"):
             self.identifier.new_frame()
-        self._stages = stages = Stages()
+        stages = Stages()
         dets = detect.detect_cards(image, self.card_long_px, stages=stages)
         t1 = time.perf_counter()
         out = []
@@ -136,7 +135,7 @@ class Recogniser:
             covered = overlapped(dets, partners=partners)
             typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
             covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
-        page = _Page(image)
+        page = _Page(image, stages)
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
                 ident, placed = self._read(page, d, occ, cov, typical)
@@ -163,7 +162,7 @@ class Recogniser:
     def _read(self, page: "_Page", d: detect.Detection, occ: bool, cov, typical: float):
         """One detection through the identifier, with the second looks a doubtful reading earns:
         (identity, the detection as finally placed)."""
-        image, stages = page.image, self._stages
+        image, stages = page.image, page.stages
         kw = dict(occluded=occ or d.score < 0.9, cover=cov)
         alts = ()
         if self.refine and cov is not None:
@@ -258,10 +257,12 @@ class Recogniser:
 
 
 class _Page:
-    """The frame being read, with its grey image made once and only if a second look needs it."""
+    """The frame being read, with its grey image made once and only if a second look needs it,
+    and the milliseconds of its steps."""
 
-    def __init__(self, image: np.ndarray):
+    def __init__(self, image: np.ndarray, stages: Optional[Stages] = None):
         self.image = image
+        self.stages = stages_or_none(stages)
 
     @cached_property
     def gray(self) -> np.ndarray:
