@@ -590,12 +590,12 @@ class Templates:
         if vis is not None and vis[0].all() and vis[1].all():
             vis = None
         if vis is not None:
+            seen = seen_flat(cover, vis[1]) if PAIR_SEEN else None
             ident = self._identify_at(image, corners, threshold, refine_below, 0, "masked", vis,
-                                      alternatives, variants,
-                                      seen_flat(cover, vis[1]) if PAIR_SEEN else None)
+                                      alternatives, variants, seen)
             if ident.code is None and ident.candidate != "back" and PIXEL_MASK:
                 ident = self._finer_look(image, corners, threshold, refine_below, cover, vis,
-                                         alternatives, variants, ident)
+                                         alternatives, variants, ident, seen)
             if ident.code is not None or ident.candidate == "back":
                 return self.index_check(image, corners, ident, threshold, vis[1])
             # unsure over the visible cells: the whole card (robust to a few cells) may still do
@@ -792,15 +792,14 @@ class Templates:
         return rect, seen
 
     def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
-                    variants, ident: Identity) -> Identity:
+                    variants, ident: Identity, seen=None) -> Identity:
         """A covered card left unknown over its visible cells, compared again over its visible
         pixels (`visible_pixels`). Named only when that reading is sure, names the card the cells
         preferred, and its pair test does not side with the runner-up: alone, the finer comparison
         turned a few misplaced outlines into wrong codes (the pixels next to the cover map's edge
         see the card on top)."""
         finer = self._identify_at(image, corners, threshold, refine_below, 0, "masked",
-                                  vis + (visible_pixels(cover),), alternatives, variants,
-                                  seen_flat(cover, vis[1]) if PAIR_SEEN else None)
+                                  vis + (visible_pixels(cover),), alternatives, variants, seen)
         sure = finer.code is not None and finer.code == ident.candidate and finer.pair > 0.0
         return finer if sure else ident
 
