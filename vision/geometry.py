@@ -41,9 +41,8 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     plain Python and applied as one reordering (numpy's per-call overhead on four points was
     most of its time, and it runs some 20 times a frame)."""
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
-    cx, cy = (x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4
-    pts = ((x0, y0), (x1, y1), (x2, y2), (x3, y3))
+    pts = q.tolist()
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
     idx = sorted(range(4), key=lambda i: math.atan2(pts[i][1] - cy, pts[i][0] - cx))  # clockwise (y down)
     a, b, c = (pts[i] for i in idx[:3])
     if math.hypot(b[0] - a[0], b[1] - a[1]) > math.hypot(c[0] - b[0], c[1] - b[1]):
