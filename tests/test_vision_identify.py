@@ -1,6 +1,7 @@
 """Identification on the reference decks (enrolled and deck-agnostic), 180-degree cards, backs,
 enrolment from a folder and from one photo of a 4 x 10 grid, and the recognise command."""
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -282,6 +283,23 @@ def test_a_numeral_that_only_leans_names_the_card_when_the_pair_test_agrees():
         doubt = identify.Identity(None, True, 0.3, candidate="7B", score=0.9, margin=0.01,
                                   runners=("6B",), gaps=(0.01,), pairs=(pair,))
         assert t.index_test(card, corners, doubt).code is None
+
+
+def test_artwork_that_matches_poorly_needs_a_plain_numeral():
+    """A card half under the stock, its outline placed from the merged blob, may match its
+    template only at 0.3-0.6: its numeral names it then only if it is plain to see."""
+    t, card, corners = _seven_of_bastos_on_cloth()
+    poor = identify.Identity(None, True, 0.05, candidate="6B", score=0.45, margin=0.01, runners=("7B",))
+    assert t.index_test(card, corners, poor).code == "7B"  # a sharp numeral: plainly a 7
+    hopeless = replace(poor, score=identify.INDEX_MIN_SCORE - 0.01)
+    assert t.index_test(card, corners, hopeless).code is None  # the artwork barely matches anything
+    noise = np.random.default_rng(2).normal(0, 40, card.shape)
+    noisy = np.clip(cv2.GaussianBlur(card, (0, 0), 1.0) + noise, 0, 255).astype(np.uint8)
+    fit, vote, like = t.index_vote(detect.rectify(noisy, corners), "7B", "6B", (True, True))
+    assert like < identify.INDEX_PLAIN_LIKE or fit < identify.INDEX_PLAIN_FIT
+    sure = replace(poor, score=identify.INDEX_PLAIN_SCORE + 0.05)
+    assert t.index_test(noisy, corners, replace(poor, pairs=(-0.5,), gaps=(0.01,))).code is None
+    assert t.index_test(noisy, corners, replace(sure, pairs=(-0.5,), gaps=(0.01,))).code == "7B"
 
 
 def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():

@@ -243,7 +243,11 @@ INDEX_AGREE = True  # or: the numeral leans that way and the pair test agrees (`
 INDEX_LEAN = 0.5  # the vote that is enough when...
 INDEX_PAIR = 0.2  # ... the pair test sides with the same code by this much
 INDEX_AGAINST = 0.75  # the runner-up is not named against a pair test this sure of the candidate
-INDEX_MIN_SCORE = 0.6  # the card's visible artwork must match its candidate at least this well
+INDEX_MIN_SCORE = 0.3  # the card's visible artwork must match its candidate at least this well...
+INDEX_PLAIN_SCORE = 0.6  # ... and below this (a trump's outline placed from its blob with the
+                         # stock), its numeral must be plain: a looser numeral there named wrong codes
+INDEX_PLAIN_FIT = 0.8  # ... its corner fitting the deck's this well
+INDEX_PLAIN_LIKE = 0.85  # ... and the numeral looking like the one named this much
 INDEX_GAP = 0.06  # the runners-up the numeral must beat: those this close to the candidate
 INDEX_VETO = True  # a maybe-covered card read confidently, whose numeral is its runner-up's...
 INDEX_VETO_GAP = 0.15  # ... runner-up this close: unknown after all
@@ -714,7 +718,8 @@ class Templates:
                     named == ident.runners[0] and ident.pairs[0] >= INDEX_AGAINST:
                 continue  # where the two templates differ, the card is plainly the candidate
             sure = INDEX_LEAN if self._pair_agrees(ident, codes, named) else INDEX_SURE
-            if all(self._numeral_says(rect, seen, named, other, sure) for other in codes if other != named):
+            plain = ident.score < INDEX_PLAIN_SCORE
+            if all(self._numeral_says(rect, seen, named, other, sure, plain) for other in codes if other != named):
                 conf = max(ident.confidence, INDEX_CONFIDENCE) if named == code else INDEX_CONFIDENCE
                 return replace(ident, code=named, candidate=named, confidence=conf)
         return ident
@@ -733,10 +738,12 @@ class Templates:
         return pair >= INDEX_PAIR
 
     def _numeral_says(self, rect_bgr: np.ndarray, seen, a: str, b: str,
-                      sure: float = INDEX_SURE) -> bool:
+                      sure: float = INDEX_SURE, plain: bool = False) -> bool:
         """The visible numeral is a's, not b's: where it fits, by a vote of `sure`, and looking
-        like a's."""
+        like a's (``plain``: the stricter INDEX_PLAIN_FIT and INDEX_PLAIN_LIKE)."""
         fit, vote, like = self.index_vote(rect_bgr, a, b, seen)
+        if plain:
+            return fit >= INDEX_PLAIN_FIT and vote >= sure and like >= INDEX_PLAIN_LIKE
         return fit >= INDEX_FIT and vote >= sure and like >= INDEX_LIKE
 
     def index_check(self, image, corners, ident: Identity, threshold: float,
