@@ -302,6 +302,24 @@ def test_artwork_that_matches_poorly_needs_a_plain_numeral():
     assert t.index_test(noisy, corners, replace(sure, pairs=(-0.5,), gaps=(0.01,))).code == "7B"
 
 
+def test_each_numeral_is_looked_for_near_where_the_corner_fits():
+    """`numeral_likeness` compares a numeral with each candidate numeral at that one's best blur
+    and place: a 7 looks like the 7 and not the 6, a 6 the other way round, and a numeral
+    printed two pixels off the corner's frame line reads the same."""
+    t = identify.Templates.from_deck(synth.builtin(40))
+    seven, six = t.numeral_likeness(t.rects["7B"], "7B", "6B", (True, False))
+    assert seven > 0.95 and seven - six >= identify.INDEX_OWN_GAP
+    seven, six = t.numeral_likeness(t.rects["6B"], "7B", "6B", (True, False))
+    assert six > 0.95 and six - seven > 0.1
+    card = t.rects["7B"].copy()
+    y0, _, x0, _ = identify.INDEX_PATCH
+    ys, xs = np.nonzero(t.index_mask)
+    box = card[y0 + ys.min():y0 + ys.max() + 1, x0 + xs.min():x0 + xs.max() + 1]
+    box[:] = np.roll(box.copy(), 2, axis=1)
+    seven, six = t.numeral_likeness(card, "7B", "6B", (True, False))
+    assert seven > 0.9 and seven - six >= identify.INDEX_OWN_GAP
+
+
 def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
     t, card, corners = _seven_of_bastos_on_cloth()
     read = identify.Identity("6B", True, 0.9, candidate="6B", score=0.9, margin=0.08, view="masked",
