@@ -180,3 +180,42 @@ def test_a_seven_of_espadas_or_bastos_is_a_complete_pattern(name):
     deck = _deck(name)
     for code in ("7E", "7B"):
         assert count_pintas(_face_rect(deck.faces[code]), whole_layout=True)[0] == code
+
+
+@pytest.mark.parametrize("name,codes", [
+    ("naipes-libres", ["7O", "7C", "8C", "9O", "9C", "9B", "2B"]),
+    ("fournier-1878", ["7O", "7C", "3E", "2E"])])
+def test_pintas_drawn_touching_or_side_by_side_are_a_complete_pattern(name, codes):
+    """A card that may be covered is named only from a complete pattern. The extra pintas of a 7,
+    8 or 9 are often drawn touching their neighbours (one blob, parted by thinning it for the
+    check), the 9 and 8 of some decks have one or two more in the middle column, and a 2 or 3 of
+    long pintas stands side by side across the middle (not a diagonal pair left of a 4). Each
+    with its bottom-right pinta hidden still abstains."""
+    from vision.agnostic import count_pintas, pintas
+
+    rects = _rects(_deck(name), codes)
+    for code, rect in rects.items():
+        assert count_pintas(rect, whole_layout=True)[0] == code
+        rect = rect.copy()
+        corner = max(pintas(rect), key=lambda b: b.x + b.y)
+        x0, y0, x1, y1 = corner.box
+        h, w = rect.shape[:2]
+        paper = rect[int(0.45 * h), int(0.06 * w)].tolist()
+        rect[int(y0 * h) - 2:int(y1 * h) + 2, int(x0 * w) - 2:int(x1 * w) + 2] = paper
+        assert count_pintas(rect, whole_layout=True)[0] is None, code
+
+
+def test_a_card_reads_the_same_either_way_up():
+    """The pinta box has the same margin on opposite sides: with 0.91 of the width rounded down,
+    an index corner reached one pixel into it on one side only, and built-in cards in full view
+    read one way up only."""
+    from vision.agnostic import count_pintas
+    from vision.detect import rectify
+
+    deck = synth.builtin(40)
+    codes = [c for c in sorted(deck.codes) if len(c) == 2 and c[0] in "23456789"]
+    for k in range(0, len(codes), 18):
+        fr = _scene(deck, codes[k:k + 18], seed=k)
+        for t in fr.truth:
+            for corners in (t.corners, np.roll(t.corners, 2, axis=0)):
+                assert count_pintas(rectify(fr.image, corners))[0] == t.code

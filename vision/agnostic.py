@@ -151,6 +151,7 @@ class Pinta:
     y: float = 0.5  # ... and height
     at_edge: bool = False  # runs on to the card's outline: no pinta (cloth between fingers)
     box: Tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)  # x0, y0, x1, y1 (fractions)
+    pixels: Optional[np.ndarray] = None  # the blob, 0/1 over its box (to part touching pintas)
 
     def suit(self) -> Optional[str]:
         """The suit this blob's shape (and, between look-alike shapes, colour) says, or None."""
@@ -192,10 +193,10 @@ def ink_mask(rect_bgr: np.ndarray) -> np.ndarray:
     return _in_box(_ink(rect_bgr))
 
 
-def _in_box(mask: np.ndarray) -> np.ndarray:
+def _in_box(mask: np.ndarray, even: bool = True) -> np.ndarray:
     h, w = mask.shape
     keep = np.zeros_like(mask)
-    x0, y0, x1, y1 = _inked_box(w, h)
+    x0, y0, x1, y1 = _inked_box(w, h, even)
     keep[y0:y1, x0:x1] = 1
     return mask * keep
 
@@ -217,9 +218,16 @@ def _ink(rect_bgr: np.ndarray) -> np.ndarray:
                             np.ones((3, 3), np.uint8))
 
 
+EDGE_BRIDGE_PX = 2  # ink this thin (half-width) joining a pinta to the outline is no part of
+                    # it: the edge line or shadow of a card lying across a corner, paper
+                    # texture at the frame line (cloth between fingers is wider)
+
+
 def _reaching_outline(ink: np.ndarray) -> np.ndarray:
-    """The ink connected to the rectified card's outline: what lies beyond it (cloth between a
-    hand's fingers, a card beside it), not a pinta."""
+    """The ink connected to the rectified card's outline, thin bridges opened away: what lies
+    beyond it (cloth between a hand's fingers, a card beside it), not a pinta."""
+    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_BRIDGE_PX + 1,) * 2)
+    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, bridge)
     n, labels = cv2.connectedComponents(ink, connectivity=8)
     reaches = np.zeros(n, np.uint8)  # by label: a table, not np.isin (a tenth of its time)
     for edge in (labels[:2], labels[-2:], labels[:, :2], labels[:, -2:]):
@@ -228,9 +236,16 @@ def _reaching_outline(ink: np.ndarray) -> np.ndarray:
     return reaches[labels]
 
 
-def _inked_box(w: int, h: int) -> Tuple[int, int, int, int]:
-    """The part of the rectified card searched for pintas: inside the frame line and corners."""
-    return int(0.09 * w), int(0.07 * h), int(0.91 * w), int(0.93 * h)
+def _inked_box(w: int, h: int, even: bool = True) -> Tuple[int, int, int, int]:
+    """The part of the rectified card searched for pintas: inside the frame line and corners.
+    ``even``: the same margin on opposite sides, so that a card reads the same either way up
+    (with 0.91 of the width rounded down, one more pixel of an index corner came into the box
+    on one side, and built-in cards fully in view read one way up only). Not even: the box the
+    picture reader's silhouette limits were measured in (`pictures`)."""
+    if not even:
+        return int(0.09 * w), int(0.07 * h), int(0.91 * w), int(0.93 * h)
+    mx, my = round(0.09 * w), round(0.07 * h)
+    return mx, my, w - mx, h - my
 
 
 HUES = ("red", "orange", "yellow", "green", "blue")
@@ -259,7 +274,9 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
     mask = _in_box(ink)
     outside = None  # ink connected to the card's outline, made if a blob reaches the box's edge
     if erode:
-        mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode + 1,) * 2))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode + 1,) * 2)
+        mask = cv2.erode(mask, kernel)
+        ink = cv2.erode(ink, kernel)  # what touched a pinta through a thin bridge parts too
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     x0, y0, x1, y1 = _inked_box(w, h)
@@ -274,7 +291,8 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         x, y, bw, bh = stats[i, :4]
         blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         at_edge = False
-        if x <= x0 or y <= y0 or x + bw >= x1 or y + bh >= y1:
+        if x <= x0 + erode or y <= y0 + erode or x + bw >= x1 - erode or y + bh >= y1 - erode:
+            # (thinning takes ``erode`` pixels off the box's edges too)
             if outside is None:
                 outside = _reaching_outline(ink)
             at_edge = bool((outside[y:y + bh, x:x + bw] & blob).any())
@@ -282,7 +300,7 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         colours = hue_shares(hues[y:y + bh, x:x + bw], blob, area)
         out.append(Pinta(area, elongation, solidity, colours, float(centres[i][0] / w),
                          float(centres[i][1] / h), bool(at_edge),
-                         (x / w, y / h, (x + bw) / w, (y + bh) / h)))
+                         (x / w, y / h, (x + bw) / w, (y + bh) / h), blob))
     return out
 
 
@@ -309,6 +327,46 @@ def hue_shares(hues: np.ndarray, blob: np.ndarray, area: int) -> Dict[str, float
     the blob's box."""
     share = np.bincount(hues[blob > 0], minlength=7) / area
     return {k: float(share[j + 1]) for j, k in enumerate(HUES)}
+
+
+PART_MERGED_PX = 8  # thinned by up to this, pintas drawn touching fall apart: the extra coin or
+                    # cup of a 7 or 9 overlaps its neighbours (five coins in one blob part at
+                    # 7-8 px of the rectified card, cups at 2-3)
+PIECE_SHARE = 0.3  # a piece of the thinned blob smaller than this share of an even split is a
+                   # hilt or stem broken off, not a pinta
+PIECES_ALIKE = 2.0  # the pieces' areas within this ratio: pintas of one size
+
+
+def _parted(b: Pinta, k: int, w: int, h: int) -> Optional[List[Pinta]]:
+    """The ``k`` pintas a blob of ``k`` run together falls into when thinned (each with the
+    blob's k-th part of its area and its shape and colours), or None when it does not fall
+    into ``k`` pieces of about one size: not pintas drawn touching. ``w``, ``h``: the card's
+    rectified size."""
+    pad = PART_MERGED_PX + 1
+    blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    bx, by = b.box[0] * w - pad, b.box[1] * h - pad  # the padded crop's origin in the card
+    for px in range(1, PART_MERGED_PX + 1):
+        core = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(core, connectivity=8)
+        even = stats[1:, cv2.CC_STAT_AREA].sum() / k
+        pieces = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= PIECE_SHARE * even]
+        if len(pieces) > k:
+            return None
+        if len(pieces) < k:
+            continue
+        areas = [int(stats[i, cv2.CC_STAT_AREA]) for i in pieces]
+        if max(areas) > PIECES_ALIKE * min(areas):
+            return None
+        out = []
+        for i in pieces:
+            x, y, pw, ph = stats[i, :4]
+            box = ((bx + x - px) / w, (by + y - px) / h,  # the piece's box, grown back
+                   (bx + x + pw + px) / w, (by + y + ph + px) / h)
+            out.append(Pinta(b.area // k, b.elongation, b.solidity, b.colours,
+                             float((bx + centres[i][0]) / w), float((by + centres[i][1]) / h),
+                             b.at_edge, box))
+        return out
+    return None
 
 
 def _unit_area(areas: List[int]) -> Optional[float]:
@@ -356,7 +414,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
             break
     if unit is None:
         return None, NO_UNIT
-    n, singles, placed, smaller, loose = 0, [], [], [], False
+    n, singles, placed, smaller, merged, loose = 0, [], [], [], [], False
     for b in blobs:
         k = b.area / unit
         if k < 0.3:  # ornament, a numeral (or a pinta mostly hidden: see `smaller`)
@@ -383,6 +441,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         if round(k) == 1:
             singles.append(b)
             placed.append(b)
+        else:
+            merged.append((b, int(round(k))))
     if not (3 if parted else 2) <= n <= 9:
         return None, f"{n} pintas"
     votes = Counter(s for s in (b.suit() for b in singles) if s)
@@ -392,8 +452,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if k < max(2, 0.6 * len(singles)):
         return None, "too few pintas of a known shape"
     loose |= k < len(singles)  # a blob of no suit's shape: a pinta run into something else?
-    if (whole_layout or loose) and not (len(placed) == n and complete_layout(placed) and
-                                        not any(b.at_edge for b in placed)):
+    if (whole_layout or loose) and not _whole_pattern(placed, merged, n, rect_bgr.shape):
         return None, "pintas in no complete pattern"
     if smaller:
         # a flourish is drawn in other colours; a smaller blob coloured like the pintas is one
@@ -403,6 +462,19 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                          for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
+
+
+def _whole_pattern(placed: List[Pinta], merged: List[Tuple[Pinta, int]], n: int, shape) -> bool:
+    """Whether the ``n`` pintas lie in a complete pattern (`complete_layout`) clear of the
+    card's outline: the ``placed`` ones and the pieces each ``merged`` blob of several parts
+    into (the extra pintas of a 7 or 9 are often drawn touching their neighbours)."""
+    h, w = shape[:2]
+    for b, k in merged:
+        pieces = _parted(b, k, w, h)
+        if pieces is None:
+            return False
+        placed = placed + pieces
+    return len(placed) == n and complete_layout(placed) and not any(b.at_edge for b in placed)
 
 
 ACE_MIN_ELONGATION = 4.5  # a long club or sword alone on the card; the figures of three decks
@@ -438,24 +510,44 @@ LAYOUT_TOL = 0.09  # a pinta's mirror image lies within this (of the card's widt
 def complete_layout(singles: List[Pinta]) -> bool:
     """Whether pintas lie in a whole Spanish number-card pattern, as far as symmetry tells: every
     pattern is symmetric about the card's centre (the 2 in a line through it), except the 3 of
-    some decks (left, right, left: mirrored top to bottom, the middle one across from the others)
-    and the 7 (a 6 and one more in the middle column). A card partly covered, or a larger one
-    with some pintas hidden, leaves a pattern without that symmetry (measured: docs/vision.md)."""
+    some decks (left, right, left: mirrored top to bottom, the middle one across from the others;
+    or three long pintas side by side across the middle), the 7 and the 9 of some (a 6 or an 8
+    and one more in the middle column) and the 8 of some (a 6 and two more in the middle column:
+    Naipes' copas). A card partly covered, or a larger one with some pintas hidden, leaves a
+    pattern without that symmetry (measured: docs/vision.md)."""
     n = len(singles)
     turned = lambda x, y: (1 - x, 1 - y)  # noqa: E731
-    if n == 7:  # the extra one: any pinta of the middle column (Fournier's 7 of espadas has
-        middle = [b for b in singles if b.box[0] <= 0.5 <= b.box[2]]  # three there)
-        return _mirrored(singles, lambda x, y: (1 - x, y)) and \
-            any(_mirrored([b for b in singles if b is not extra], turned) for extra in middle)
+    across = lambda x, y: (1 - x, y)  # noqa: E731
+    if n in (7, 8, 9) and _mirrored(singles, across):
+        middle = [b for b in singles if b.box[0] <= 0.5 <= b.box[2]]  # the middle column
+        if n != 8 and any(_mirrored([b for b in singles if b is not extra], turned)
+                          for extra in middle):  # Fournier's 7 of espadas has three there
+            return True
+        side = [b for b in singles if b not in middle]
+        if n == 8 and len(side) == 6 and _mirrored(side, turned):
+            return True
+        if n == 7:
+            return False
     if n == 3 and _mirrored(singles, lambda x, y: (x, 1 - y)):
         middle = sorted(singles, key=lambda b: b.y)[1]
         if all(abs(middle.x - (1 - b.x)) < LAYOUT_TOL for b in singles if b is not middle):
             return True
+    if n == 3 and _across_middle(singles) and _mirrored(singles, across):
+        return True  # three long pintas side by side (Fournier's espadas)
     if n == 2:
         a, b = singles
-        if abs(a.x - b.x) >= LAYOUT_TOL and abs(a.y - b.y) >= 1.5 * LAYOUT_TOL:
-            return False  # a diagonal pair: what is left of a larger card
+        if abs(a.x - b.x) >= LAYOUT_TOL and abs(a.y - b.y) >= 1.5 * LAYOUT_TOL and \
+                not _across_middle(singles):
+            return False  # a diagonal pair: what is left of a larger card (two long pintas
+            # side by side, each across the middle, are a 2 of bastos or espadas)
     return _mirrored(singles, turned)
+
+
+def _across_middle(blobs: List[Pinta]) -> bool:
+    """Whether every blob is a pinta by its shape and runs across the card's middle row: long
+    pintas standing side by side (the pintas of a larger card lie in rows off the middle, or one
+    lies flat across it; paper left between the fingers of a hand is of no suit's shape)."""
+    return all(b.box[1] < 0.5 < b.box[3] and b.suit() for b in blobs)
 
 
 def _mirrored(blobs: List[Pinta], flip) -> bool:

@@ -95,7 +95,7 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     the silhouette reaches into it."""
     if ink is None:
         ink = agnostic._ink(rect_bgr)
-    mask = agnostic._in_box(ink)
+    mask = agnostic._in_box(ink, even=False)  # the box its limits were measured in
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         return None
