@@ -219,3 +219,22 @@ def test_a_card_reads_the_same_either_way_up():
         for t in fr.truth:
             for corners in (t.corners, np.roll(t.corners, 2, axis=0)):
                 assert count_pintas(rectify(fr.image, corners))[0] == t.code
+
+
+def test_pintas_run_together_are_parted_into_as_many_as_they_are():
+    """Five coins drawn overlapping (a 7 of oros's top and middle) make one blob with less ink
+    than five coins: thinned, it falls into five pieces, so it is not taken for four."""
+    import cv2
+
+    from vision.agnostic import _parted, pintas
+
+    rect = np.full((180, 120, 3), 235, np.uint8)
+    for x, y in ((36, 30), (84, 30), (60, 54), (36, 78), (84, 78)):
+        cv2.circle(rect, (x, y), 18, (40, 190, 230), -1)  # gold coins, the middle one overlapping
+    (blob,) = pintas(rect)
+    assert blob.area < 0.98 * 5 * np.pi * 18 ** 2  # overlapping: less ink than five coins
+    parts = _parted(blob, 5, 120, 180)
+    assert parts is not None
+    assert sorted((round(p.x * 120), round(p.y * 180)) for p in parts) == \
+        [(36, 30), (36, 78), (60, 54), (84, 30), (84, 78)]
+    assert _parted(blob, 4, 120, 180, stable=True) is None

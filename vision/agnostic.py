@@ -337,14 +337,16 @@ PIECE_SHARE = 0.3  # a piece of the thinned blob smaller than this share of an e
 PIECES_ALIKE = 2.0  # the pieces' areas within this ratio: pintas of one size
 
 
-def _parted(b: Pinta, k: int, w: int, h: int) -> Optional[List[Pinta]]:
+def _parted(b: Pinta, k: int, w: int, h: int, stable: bool = False) -> Optional[List[Pinta]]:
     """The ``k`` pintas a blob of ``k`` run together falls into when thinned (each with the
     blob's k-th part of its area and its shape and colours), or None when it does not fall
-    into ``k`` pieces of about one size: not pintas drawn touching. ``w``, ``h``: the card's
-    rectified size."""
+    into ``k`` pieces of about one size: not pintas drawn touching. ``stable``: nor into more
+    than ``k`` when thinned further (a blob whose size alone does not say how many it holds).
+    ``w``, ``h``: the card's rectified size."""
     pad = PART_MERGED_PX + 1
     blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    bx, by = b.box[0] * w - pad, b.box[1] * h - pad  # the padded crop's origin in the card
+    origin = (b.box[0] * w - pad, b.box[1] * h - pad)  # the padded crop's, in the card
+    found = None
     for px in range(1, PART_MERGED_PX + 1):
         core = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
         n, _, stats, centres = cv2.connectedComponentsWithStats(core, connectivity=8)
@@ -352,21 +354,27 @@ def _parted(b: Pinta, k: int, w: int, h: int) -> Optional[List[Pinta]]:
         pieces = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= PIECE_SHARE * even]
         if len(pieces) > k:
             return None
-        if len(pieces) < k:
+        if len(pieces) < k or found is not None:
             continue
         areas = [int(stats[i, cv2.CC_STAT_AREA]) for i in pieces]
         if max(areas) > PIECES_ALIKE * min(areas):
             return None
-        out = []
-        for i in pieces:
-            x, y, pw, ph = stats[i, :4]
-            box = ((bx + x - px) / w, (by + y - px) / h,  # the piece's box, grown back
-                   (bx + x + pw + px) / w, (by + y + ph + px) / h)
-            out.append(Pinta(b.area // k, b.elongation, b.solidity, b.colours,
-                             float((bx + centres[i][0]) / w), float((by + centres[i][1]) / h),
-                             b.at_edge, box))
-        return out
-    return None
+        found = [_piece(b, k, stats[i], centres[i], origin, px, w, h) for i in pieces]
+        if not stable:
+            break
+    return found
+
+
+def _piece(b: Pinta, k: int, stats: np.ndarray, centre: np.ndarray, origin: Tuple[float, float],
+           px: int, w: int, h: int) -> Pinta:
+    """One of the ``k`` pintas of blob ``b``, from its piece thinned by ``px`` (``stats`` and
+    ``centre`` in the padded crop at ``origin``)."""
+    x, y, pw, ph = stats[:4]
+    bx, by = origin
+    box = ((bx + x - px) / w, (by + y - px) / h,  # the piece's box, grown back
+           (bx + x + pw + px) / w, (by + y + ph + px) / h)
+    return Pinta(b.area // k, b.elongation, b.solidity, b.colours, float((bx + centre[0]) / w),
+                 float((by + centre[1]) / h), b.at_edge, box)
 
 
 def _unit_area(areas: List[int]) -> Optional[float]:
@@ -414,7 +422,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
             break
     if unit is None:
         return None, NO_UNIT
-    n, singles, placed, smaller, merged, loose = 0, [], [], [], [], False
+    n, singles, placed, smaller, merged, unsure, loose = 0, [], [], [], [], [], False
     for b in blobs:
         k = b.area / unit
         if k < 0.3:  # ornament, a numeral (or a pinta mostly hidden: see `smaller`)
@@ -433,10 +441,14 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
             loose = True
             smaller.append(b)
             continue
-        off = abs(k - round(k))
-        if k < 0.7 or off > (LOOSE_TOL if round(k) == 1 else MERGED_TOL):
+        off, m = abs(k - round(k)), int(round(k))
+        doubtful = m > 1 and off > MERGED_TOL  # pintas overlapping leave less than m pintas' ink
+        if k < 0.7 or off > LOOSE_TOL or \
+                (doubtful and _parted(b, m, rect_bgr.shape[1], rect_bgr.shape[0], True) is None):
             return None, "a blob that is no whole number of pintas"
-        loose |= off > UNIT_TOL
+        loose |= off > UNIT_TOL or doubtful
+        if doubtful:
+            unsure.append(b)
         n += int(round(k))
         if round(k) == 1:
             singles.append(b)
@@ -454,14 +466,22 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     loose |= k < len(singles)  # a blob of no suit's shape: a pinta run into something else?
     if (whole_layout or loose) and not _whole_pattern(placed, merged, n, rect_bgr.shape):
         return None, "pintas in no complete pattern"
+    usual = {h: float(np.mean([b.colours[h] for b in singles])) for h in HUES}
+    if any(_hue_distance(b, usual) >= ORNAMENT_HUES for b in unsure):
+        # pintas run together, their size off a whole number: only pintas' colours (not a
+        # pinta run into a card lying over it, or into cloth)
+        return None, "a blob that is no whole number of pintas"
     if smaller:
         # a flourish is drawn in other colours; a smaller blob coloured like the pintas is one
         # cut in part, or pintas of another size (the Naipes 8 of copas has them touching)
-        usual = {h: float(np.mean([b.colours[h] for b in singles])) for h in HUES}
-        if n == 2 or any(sum(abs(b.colours[h] - usual[h]) for h in HUES) < ORNAMENT_HUES
-                         for b in smaller):
+        if n == 2 or any(_hue_distance(b, usual) < ORNAMENT_HUES for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
+
+
+def _hue_distance(b: Pinta, usual: Dict[str, float]) -> float:
+    """L1 distance of a blob's hue shares from ``usual`` ones (the pintas' mean)."""
+    return sum(abs(b.colours[h] - usual[h]) for h in HUES)
 
 
 def _whole_pattern(placed: List[Pinta], merged: List[Tuple[Pinta, int]], n: int, shape) -> bool:
