@@ -238,3 +238,21 @@ def test_pintas_run_together_are_parted_into_as_many_as_they_are():
     assert sorted((round(p.x * 120), round(p.y * 180)) for p in parts) == \
         [(36, 30), (36, 78), (60, 54), (84, 30), (84, 78)]
     assert _parted(blob, 4, 120, 180, stable=True) is None
+
+
+def test_a_fingertip_touching_one_whole_pinta_leaves_it_counted():
+    """A pinta touched by something running on to the outline (a fingertip, a card's corner) is
+    trusted when the pinta across from it looks the same; with two pintas touched the card may
+    be covered more than it shows, and it abstains (cloth between fingers: see above)."""
+    import cv2
+
+    from vision.agnostic import count_pintas, pintas
+
+    rects = _rects(_deck("naipes-libres"), ["4O", "6C"])
+    for code, rect in rects.items():
+        h, w = rect.shape[:2]
+        touched = sorted(pintas(rect), key=lambda b: b.x + b.y)
+        for n, b in enumerate(touched[::-1][:2]):  # the bottom-right pinta, then another too
+            cv2.ellipse(rect, (int(b.x * w), h), (12, h - int(b.box[3] * h) + 4), 0, 0, 360,
+                        (150, 170, 200), -1)  # skin, from the card's edge to the pinta
+            assert count_pintas(rect, whole_layout=True)[0] == (code if n == 0 else None)

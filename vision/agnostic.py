@@ -494,7 +494,36 @@ def _whole_pattern(placed: List[Pinta], merged: List[Tuple[Pinta, int]], n: int,
         if pieces is None:
             return False
         placed = placed + pieces
-    return len(placed) == n and complete_layout(placed) and not any(b.at_edge for b in placed)
+    return len(placed) == n and complete_layout(placed) and _clear_of_outline(placed)
+
+
+EDGE_ALIKE = 0.15  # a pinta touched by what reaches the outline is trusted if a clean one across
+                   # from it is within this of it in size and elongation (relative)...
+EDGE_SOLIDITY = 0.08  # ... and solidity (absolute), and of its colours (`EDGE_HUES`)
+EDGE_HUES = 0.3
+
+
+def _clear_of_outline(placed: List[Pinta]) -> bool:
+    """Whether the pintas are clear of what runs on to the card's outline (cloth between a hand's
+    fingers): all of them, or all but one which the pinta across from it (turned about the
+    centre, or mirrored left to right) matches in size, shape and colours, as a finger or a
+    card's corner touching a whole pinta leaves it."""
+    edge = [b for b in placed if b.at_edge]
+    if not edge:
+        return True
+    if len(edge) > 1:
+        return False
+    b = edge[0]
+    return any(_across_alike(b, o, fx, fy) for o in placed if o is not b
+               for fx, fy in ((1 - b.x, 1 - b.y), (1 - b.x, b.y)))
+
+
+def _across_alike(b: Pinta, o: Pinta, fx: float, fy: float) -> bool:
+    """Whether pinta ``o`` lies at (``fx``, ``fy``), ``b``'s mirror image, and looks like it."""
+    return abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and \
+        abs(b.area / o.area - 1) < EDGE_ALIKE and \
+        abs(b.elongation / o.elongation - 1) < EDGE_ALIKE and \
+        abs(b.solidity - o.solidity) < EDGE_SOLIDITY and _hue_distance(b, o.colours) < EDGE_HUES
 
 
 ACE_MIN_ELONGATION = 4.5  # a long club or sword alone on the card; the figures of three decks
@@ -563,11 +592,16 @@ def complete_layout(singles: List[Pinta]) -> bool:
     return _mirrored(singles, turned)
 
 
+COLOURED = 0.2  # a pinta has at least this share of its pixels in colour (a gilt hilt, a
+                # club's green); paper taken for ink, a hand over most of the card, has none
+
+
 def _across_middle(blobs: List[Pinta]) -> bool:
-    """Whether every blob is a pinta by its shape and runs across the card's middle row: long
-    pintas standing side by side (the pintas of a larger card lie in rows off the middle, or one
-    lies flat across it; paper left between the fingers of a hand is of no suit's shape)."""
-    return all(b.box[1] < 0.5 < b.box[3] and b.suit() for b in blobs)
+    """Whether every blob is a coloured pinta by its shape and runs across the card's middle
+    row: long pintas standing side by side (the pintas of a larger card lie in rows off the
+    middle, or one lies flat across it; paper left between the fingers of a hand is dull)."""
+    return all(b.box[1] < 0.5 < b.box[3] and b.suit() and sum(b.colours.values()) >= COLOURED
+               for b in blobs)
 
 
 def _mirrored(blobs: List[Pinta], flip) -> bool:
