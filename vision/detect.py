@@ -38,6 +38,9 @@ EDGE_PENALTY = 0.05  # and its card scores a little less than one found at a rig
 EDGE_UNEXPLAINED = 4  # its card has its centre, or this many of ten points over it, unexplained
 SEGMENT_GATE = 0.5  # unexplained blob area (in cards) that starts the search for edge corners
 SEGMENT_MAX = 12  # edge corners tried per blob
+WEAK_HYPOTHESES = True  # a card scoring a little under HYP_MIN, where it explains an unexplained part
+HYP_WEAK = 1.4  # ... at least this
+WEAK_UNEXPLAINED = 4  # ... with its centre and this many of nine grid points unexplained
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
 ALTERNATE_GAP = 0.25  # ... within this of the best: read if the best placement stays unknown
@@ -363,15 +366,16 @@ def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float, 
 
 
 def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
-                scales=(0.94, 1.0, 1.06)):
+                scales=(0.94, 1.0, 1.06), floor: float = None):
     """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
-    three scales (perspective), scored by mask coverage plus side support."""
+    three scales (perspective), scored by mask coverage plus side support (at least ``floor``,
+    HYP_MIN unless given)."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
     corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
     return [(best[0] - 1.0, best[1], _alternate(best))
             for best in _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=False)
-            if best is not None and best[0] > HYP_MIN]
+            if best is not None and best[0] > (HYP_MIN if floor is None else floor)]
 
 
 def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin):
@@ -687,7 +691,10 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
     """The cards of a merged blob, as (quads, their scores, their alternate placements): the
     best-supported hypotheses at its corners, one per card centre, then cards along the long
     outline edges beside whatever part of the blob they leave unexplained."""
-    hyps = sorted(_hypotheses(c, mask, blob_hint, edges, scales), key=lambda t: -t[0])
+    every = sorted(_hypotheses(c, mask, blob_hint, edges, scales, HYP_WEAK if WEAK_HYPOTHESES else None),
+                   key=lambda t: -t[0])
+    hyps = [h for h in every if h[0] + 1.0 > HYP_MIN]
+    weak = [h for h in every if h[0] + 1.0 <= HYP_MIN]
     kept: List[np.ndarray] = []
     scores: List[float] = []
     others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
@@ -729,7 +736,23 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
                        for best in _corner_hypotheses(corners[:SEGMENT_MAX], mask, blob_hint, edges, scales)
                        if best is not None and best[0] > HYP_MIN]
                 keep(sorted(seg, key=lambda t: -t[0]))
+        if weak and kept:
+            # a card with half its sides hidden (the trump under the stock) scores a little
+            # under HYP_MIN: taken last, only beside a card well placed in the same blob (not
+            # from a hand alone), where it explains what the others leave unexplained
+            for k in kept:
+                cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
+            keep([h for h in weak if _explains(h[1], blob, (x, y), blob_hint)])
     return kept, scores, others
+
+
+def _explains(quad: np.ndarray, unexplained: np.ndarray, origin, long_px: float) -> bool:
+    """Whether a card hypothesis lies mostly over the part of its blob no kept card explains:
+    its centre and WEAK_UNEXPLAINED of the nine points of a 3 x 3 grid over it."""
+    a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    pts = (a + _FA[:, None] * b + _FB[:, None] * d - np.asarray(origin, np.float64)).astype(int)
+    free = _lookup(unexplained, pts)
+    return bool(free[9]) and int(free[:9].sum()) >= WEAK_UNEXPLAINED
 
 
 def _fitted(c, kept, scores, others, blob_hint: float, gray) -> List[Detection]:
