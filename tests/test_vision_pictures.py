@@ -102,3 +102,16 @@ def test_a_picture_overlapped_at_its_margin_is_read_and_one_cut_is_not(name):
     half[40:, :] = 1  # another card over the lower part: the robe runs under it
     got, why = pictures.read_picture(rect, overlap=half)
     assert got is None and "under another card" in why
+
+
+def test_a_cup_drawn_wide_and_shallow_is_held_up():
+    """Fournier's sota of copas holds a goblet whose bowl is wider than it is deep: it lies flat,
+    where a red sleeve or feather of that length hangs at a slant."""
+    for seed in (3, 5):
+        (code, rect), = _rendered(_deck("fournier-1878"), ["10C"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+    bowl = dict(area=150, x0=0.15, y0=0.12, x1=0.33, y1=0.18, length=20.0, solidity=1.0,
+                roundness=0.5)
+    assert pictures._bowl(pictures._Part(elongation=2.1, lying=0.98, **bowl))
+    assert not pictures._bowl(pictures._Part(elongation=2.1, lying=0.6, **bowl))
+    assert not pictures._bowl(pictures._Part(elongation=2.5, lying=1.0, **bowl))

@@ -172,6 +172,9 @@ _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _K11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _S3, _S11 = np.ones((3, 3), np.uint8), np.ones((11, 11), np.uint8)
 _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
+CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
+CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
+CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
 
 
 @dataclass
@@ -273,7 +276,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
     paper = (val > 0.8 * paper_v) & (sat < paper_s + 35)
     w = hsv.shape[1]
     for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card):
-        if p.area <= 420 and p.elongation <= 1.9 and p.solidity >= 0.9 and p.y0 <= 0.14 and \
+        if p.area <= 420 and _bowl(p) and p.solidity >= 0.9 and p.y0 <= 0.14 and \
                 p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58):
             x0, x1 = int(round(p.x0 * w)), int(round(p.x1 * w))
             y0, y1 = int(round(p.y0 * h)), int(round(p.y1 * h))
@@ -282,6 +285,13 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
             if min(left, right) >= 0.6:
                 found["C"] = f"a cup at ({p.x0:.2f}, {p.y0:.2f})"
     return found
+
+
+def _bowl(p: _Part) -> bool:
+    """Whether a red part is shaped like a cup's bowl: compact, or wide and shallow and lying
+    flat (a goblet's bowl held up may be wider than it is deep, never slanted)."""
+    return p.elongation <= CUP_ELONGATION or \
+        (p.elongation <= CUP_FLAT_ELONGATION and p.lying >= CUP_FLAT)
 
 
 def figure_suit(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
