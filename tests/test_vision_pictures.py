@@ -115,3 +115,20 @@ def test_a_cup_drawn_wide_and_shallow_is_held_up():
     assert pictures._bowl(pictures._Part(elongation=2.1, lying=0.98, **bowl))
     assert not pictures._bowl(pictures._Part(elongation=2.1, lying=0.6, **bowl))
     assert not pictures._bowl(pictures._Part(elongation=2.5, lying=1.0, **bowl))
+
+
+@pytest.mark.parametrize("name", PRINTED)
+def test_a_figure_overlapped_a_little_is_read_whole_but_an_emblem_is_not(name):
+    """The card judged below in an overlap may be the one on top: a figure whose picture runs
+    into a small overlap is read whole (so little of it hides no figure in another); an emblem
+    is not, its limits being one-sided."""
+    (code, rect), = _rendered(_deck(name), ["12C"], seed=5)
+    corner = np.zeros((72, 48), np.uint8)
+    corner[58:, :12] = 1  # another card's corner over the robe's hem: 5% of the card
+    assert pictures._read_clear(rect, None, corner)[0] is None  # it runs into the overlap
+    assert pictures.read_picture(rect, overlap=corner)[0] == code
+    (code, rect), = _rendered(_deck(name), ["1C"], seed=5)
+    low = np.zeros((72, 48), np.uint8)
+    low[60:, 36:] = 1  # over the cup's foot
+    assert pictures._read_clear(rect, None, low)[0] is None
+    assert pictures.read_picture(rect, overlap=low)[0] is None
