@@ -722,6 +722,7 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
         cv2.drawContours(blob, [c - np.array([x, y], np.int32)], -1, 255, -1)
         for k in kept:
             cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
+        filled = len(kept)  # cards whose part of the blob is cleared from `blob`
         if cv2.countNonZero(blob) > SEGMENT_GATE * blob_hint * blob_hint / CARD_ASPECT:
             short_px = blob_hint / CARD_ASPECT
             if EDGE_HYPOTHESES:
@@ -740,13 +741,13 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
             # a card with half its sides hidden (the trump under the stock) scores a little
             # under HYP_MIN: taken last, only beside a card well placed in the same blob (not
             # from a hand alone), where it explains what the others leave unexplained
-            for k in kept:
+            for k in kept[filled:]:  # the edge hypotheses' cards
                 cv2.fillConvexPoly(blob, np.round(k - [x, y]).astype(np.int32), 0)
-            keep([h for h in weak if _explains(h[1], blob, (x, y), blob_hint)])
+            keep([h for h in weak if _explains(h[1], blob, (x, y))])
     return kept, scores, others
 
 
-def _explains(quad: np.ndarray, unexplained: np.ndarray, origin, long_px: float) -> bool:
+def _explains(quad: np.ndarray, unexplained: np.ndarray, origin) -> bool:
     """Whether a card hypothesis lies mostly over the part of its blob no kept card explains:
     its centre and WEAK_UNEXPLAINED of the nine points of a 3 x 3 grid over it."""
     a, b, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
