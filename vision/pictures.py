@@ -194,6 +194,10 @@ _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
+CUP_DEPTH = 0.22  # a held cup's bowl ends above this (the cup test's own limit): red below it
+# is cut off, so a bowl touching the horse's head below (Fournier's caballo) stands alone
+CUP_STEM = 0.5  # ...if it narrows to its stem at the cut: at most this share of its width
+# (measured: Fournier's caballo's bowl 0-7 px of 17-19; a sota of espadas's red cut 20 of 22)
 
 
 @dataclass
@@ -292,11 +296,13 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
     # copas: a small compact red bowl near the top, beside the figure (not over its head: red
     # shoes of a turned card), with paper on both sides of it
     warm = _interior((((hue < 20) | (hue >= 165)) & (sat > 100)).astype(np.uint8), h)
+    cut = int(CUP_DEPTH * h)
+    warm[cut:] = 0  # a bowl resting on a horse's head is one red blob with it
     paper = (val > 0.8 * paper_v) & (sat < paper_s + 35)
     w = hsv.shape[1]
-    for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card):
+    for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card, keep=True):
         if p.area <= 420 and _bowl(p) and p.solidity >= 0.9 and p.y0 <= 0.14 and \
-                p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58):
+                p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58) and _narrows(p, cut, w):
             x0, x1 = int(round(p.x0 * w)), int(round(p.x1 * w))
             y0, y1 = int(round(p.y0 * h)), int(round(p.y1 * h))
             left = float(paper[y0:y1, max(x0 - 5, 0):max(x0 - 1, 1)].mean())
@@ -304,6 +310,12 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
             if min(left, right) >= 0.6:
                 found["C"] = f"a cup at ({p.x0:.2f}, {p.y0:.2f})"
     return found
+
+
+def _narrows(p: _Part, cut: int, w: int) -> bool:
+    """Whether a red part cut off at row ``cut`` (`CUP_DEPTH`) narrows there, as a bowl does to
+    its stem: a red robe or sleeve cut across is as wide at the cut as above it."""
+    return float(p.blob[cut - 1].sum()) <= CUP_STEM * (p.x1 - p.x0) * w  # 0 if not cut
 
 
 def _bowl(p: _Part) -> bool:
