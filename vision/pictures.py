@@ -201,6 +201,10 @@ _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
+BLADE_ELONGATION, BLADE_SOLIDITY = 3.3, 0.65  # a thin steel part long and even enough...
+BLUE_BLADE = 0.3  # ...or, if this much of it is blue steel, (measured: the Naipes rey of
+BLUE_BLADE_ELONGATION, BLUE_BLADE_SOLIDITY = 3.0, 0.58  # espadas's blade 0.38-0.60 blue, 3.1-3.6
+# long, solidity 0.59-0.65; the grey bars on Naipes caballos as loose as these 0.00 blue)
 CUP_DEPTH = 0.22  # a held cup's bowl ends above this (the cup test's own limit): red below it
 # is cut off, so a bowl touching the horse's head below (Fournier's caballo) stands alone
 CUP_STEM = 0.5  # ...if it narrows to its stem at the cut: at most this share of its width
@@ -289,15 +293,14 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
 
     # espadas: a thin straight bar of grey or blue steel, roughly upright, from near the top
     # (thin: it survives a 3 x 3 opening but not a 9 x 9 one)
-    steel = ((sat < 80) & (val > 0.35 * paper_v) & (val < 0.8 * paper_v)) | \
-        ((hue >= 90) & (hue <= 135) & (sat > 50))
+    blue = (hue >= 90) & (hue <= 135) & (sat > 50)
+    steel = ((sat < 80) & (val > 0.35 * paper_v) & (val < 0.8 * paper_v)) | blue
     steel = cv2.morphologyEx(_interior(steel.astype(np.uint8), h), cv2.MORPH_OPEN, _K3)
     thin = cv2.morphologyEx(steel & (1 - cv2.morphologyEx(steel, cv2.MORPH_OPEN, _K9)),
                             cv2.MORPH_OPEN, _K3)
-    for p in _parts(thin, 100, card):
-        if p.length >= 30 and p.elongation >= 3.3 and 3.3 <= p.width <= 6.5 and \
-                p.solidity >= 0.65 and p.y0 <= 0.16 and p.y1 <= 0.55 and p.lying <= 0.8 and \
-                (p.y1 - p.y0) * h >= 0.6 * p.length:
+    for p in _parts(thin, 100, card, keep=True):
+        if p.length >= 30 and 3.3 <= p.width <= 6.5 and p.y0 <= 0.16 and p.y1 <= 0.55 and \
+                p.lying <= 0.8 and (p.y1 - p.y0) * h >= 0.6 * p.length and _straight(p, blue):
             found["E"] = f"a blade at ({p.x0:.2f}, {p.y0:.2f})"
 
     # copas: a small compact red bowl near the top, beside the figure (not over its head: red
@@ -317,6 +320,16 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
             if min(left, right) >= 0.6:
                 found["C"] = f"a cup at ({p.x0:.2f}, {p.y0:.2f})"
     return found
+
+
+def _straight(p: _Part, blue: np.ndarray) -> bool:
+    """Whether a thin steel part is as straight and even as a blade: a grey one must be clearly
+    so (grey shading on a rider or a horse's harness makes thin bars too), a blue one, steel by
+    its colour, less so (a wide blade held slanting frays where it crosses the figure)."""
+    if p.elongation >= BLADE_ELONGATION and p.solidity >= BLADE_SOLIDITY:
+        return True
+    return p.elongation >= BLUE_BLADE_ELONGATION and p.solidity >= BLUE_BLADE_SOLIDITY and \
+        float(blue[p.blob > 0].mean()) >= BLUE_BLADE
 
 
 def _narrows(p: _Part, cut: int, w: int) -> bool:
