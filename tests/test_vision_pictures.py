@@ -132,3 +132,44 @@ def test_a_figure_overlapped_a_little_is_read_whole_but_an_emblem_is_not(name):
     low[60:, 36:] = 1  # over the cup's foot
     assert pictures._read_clear(rect, None, low)[0] is None
     assert pictures.read_picture(rect, overlap=low)[0] is None
+
+
+def test_a_cup_resting_on_the_horses_head_is_held_up():
+    """Fournier's caballo of copas holds its cup just above the horse's head, one red blob with
+    it: the red is cut where a held bowl ends, and the bowl kept where it narrows to its stem;
+    a red robe cut there is as wide at the cut and is no cup."""
+    for seed in (3, 7, 11):
+        (code, rect), = _rendered(_deck("fournier-1878"), ["11C"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+    cut = 40
+    part = dict(area=180, x0=0.15, y0=0.14, x1=0.3, y1=cut / 180, elongation=1.2, length=18.0,
+                solidity=1.0, roundness=0.6, lying=0.9)
+    stem, band = np.zeros((108, 120), np.uint8), np.zeros((108, 120), np.uint8)
+    stem[26:34, 18:36] = 1
+    stem[34:cut, 25:29] = 1  # narrows to a stem 4 px wide of 18
+    band[26:cut, 18:36] = 1  # as wide at the cut as above it
+    assert pictures._narrows(pictures._Part(blob=stem, **part), cut, 120)
+    assert not pictures._narrows(pictures._Part(blob=band, **part), cut, 120)
+
+
+def test_an_ace_of_espadas_wound_with_ribbons_is_an_emblem():
+    """Fournier's ace of espadas: one sword with ribbons about it, hollow and far from its own
+    mirror image, read whichever way up."""
+    for seed in (3, 7, 11):
+        (code, rect), = _rendered(_deck("fournier-1878"), ["1E"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+        assert pictures.read_picture(cv2.rotate(rect, cv2.ROTATE_180))[0] == code
+
+
+def test_a_wide_blue_blade_held_slanting_is_a_sword():
+    """The Naipes rey of espadas holds a wide light-blue blade at a slant, frayed where it
+    crosses him: blue steel is taken looser than grey (grey shading on a rider makes bars)."""
+    for seed in (7, 11):
+        (code, rect), = _rendered(_deck("naipes-libres"), ["12E"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+    blob = np.zeros((108, 120), np.uint8)
+    blob[15:55, 20:25] = 1
+    loose = pictures._Part(area=200, x0=0.17, y0=0.08, x1=0.21, y1=0.3, elongation=3.2,
+                           length=40.0, solidity=0.6, roundness=0.2, lying=0.25, blob=blob)
+    assert pictures._straight(loose, blob.astype(bool))  # all blue
+    assert not pictures._straight(loose, np.zeros_like(blob, bool))  # grey
