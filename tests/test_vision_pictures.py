@@ -173,3 +173,18 @@ def test_a_wide_blue_blade_held_slanting_is_a_sword():
                            length=40.0, solidity=0.6, roundness=0.2, lying=0.25, blob=blob)
     assert pictures._straight(loose, blob.astype(bool))  # all blue
     assert not pictures._straight(loose, np.zeros_like(blob, bool))  # grey
+
+
+@pytest.mark.parametrize("name", PRINTED)
+def test_a_card_that_may_be_covered_is_read_only_with_its_margin_all_paper(name):
+    """A card whose outline is poorly supported may be covered anywhere: its figure is read if
+    nothing crosses its margin (a hand over it does), and an emblem not at all."""
+    (code, rect), = _rendered(_deck(name), ["11B"], seed=5)
+    assert pictures.margin_paper(rect) >= pictures.MARGIN_PAPER
+    assert pictures.read_unplaced(rect)[0] == code
+    hand = rect.copy()
+    cv2.ellipse(hand, (70, 175), (22, 40), 0, 0, 360, (110, 140, 195), -1)  # a thumb over the edge
+    assert pictures.margin_paper(hand) < pictures.MARGIN_PAPER
+    assert pictures.read_unplaced(hand)[0] is None
+    (code, rect), = _rendered(_deck(name), ["1C"], seed=5)
+    assert pictures.read_picture(rect)[0] == code and pictures.read_unplaced(rect)[0] is None

@@ -758,10 +758,12 @@ class Reader:
                             view="whole" if keep is None else "pattern")
         if keep is None or overlap is not None:
             code, _ = pictures.read_picture(rect_bgr, ink, None if keep is None else overlap)
-            if code is not None:
-                return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
-                                score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no
-                # runner-up to verify against (the recogniser's read as the card below asks)
+        else:  # may be covered somewhere unknown: read if nothing crosses its margin
+            code, _ = pictures.read_unplaced(rect_bgr, ink)
+        if code is not None:
+            return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
+                            score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no
+            # runner-up to verify against (the recogniser's read as the card below asks)
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
