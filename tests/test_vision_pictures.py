@@ -92,16 +92,21 @@ def test_the_reader_names_a_figure_of_an_unfamiliar_deck_and_says_how():
 @pytest.mark.parametrize("name", PRINTED)
 def test_a_picture_overlapped_at_its_margin_is_read_and_one_cut_is_not(name):
     """Whichever card lies on top, a picture that stays clear of the overlap is whole; one that
-    runs into it may go on under the other card."""
-    (code, rect), = _rendered(_deck(name), ["12C"], seed=5)
+    runs into it may go on under the other card, unless its margin is paper all round (then
+    it lies on top: the order was judged wrong)."""
+    (code, rect), (_, other) = _rendered(_deck(name), ["12C", "5O"], seed=5)
     assert pictures.read_picture(rect)[0] == code
     side = np.zeros((72, 48), np.uint8)
     side[:, 44:] = 1  # another card over this one's margin along a long side
     assert pictures.read_picture(rect, overlap=side)[0] == code
     half = np.zeros((72, 48), np.uint8)
     half[40:, :] = 1  # another card over the lower part: the robe runs under it
-    got, why = pictures.read_picture(rect, overlap=half)
+    under = rect.copy()
+    under[100:] = cv2.resize(cv2.rotate(other, cv2.ROTATE_90_CLOCKWISE), (120, 80))
+    got, why = pictures.read_picture(under, overlap=half)
     assert got is None and "under another card" in why
+    got, why = pictures.read_picture(rect, overlap=half)  # nothing over it after all
+    assert got == code and "lies on top" in why
 
 
 def test_a_cup_drawn_wide_and_shallow_is_held_up():
