@@ -41,6 +41,9 @@ FIGURES = ("10", "11", "12")  # read so only: an emblem's limits are one-sided (
 ON_TOP_MARGIN = 0.65  # a card judged under another whose margin is this much paper all round
 # (`margin_paper`) lies on top: read whole (figures whose picture ran into a larger overlap,
 # benchmark and fitting seeds: the wrong readings 0.39 at most, 13 of the 31 right 0.67-0.93)
+COVERED_EMBLEMS = ("1C", "1B", "1E", "3B")  # ...and so are these emblems (not the ace of oros:
+# its whole readings on cards that may be covered, benchmark and fitting seeds, 10 wrong, one
+# at margin 0.55; none of these four wrong at any margin, 18 right at 0.65 and over)
 MARGIN_PAPER = 0.55  # a card that may be covered somewhere unknown is read only if every
 # eighth of each side's margin is this much paper (measured on such cards of the check seeds
 # read as figures: the 4 wrong ones, under a hand, another card or beyond a misplaced outline,
@@ -156,13 +159,23 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     code, why = _read_clear(rect_bgr, ink, overlap)
     if code is None and overlap is not None:
         small = float(np.mean(overlap > 0)) <= SMALL_OVERLAP
-        if small or margin_paper(rect_bgr) >= ON_TOP_MARGIN:
+        margin = margin_paper(rect_bgr)
+        if small or margin >= ON_TOP_MARGIN:
             whole, _ = _read_clear(rect_bgr, ink, None)
-            if whole is not None and whole[:-1] in FIGURES:
+            if whole is not None and _kept_whole(whole, margin):
                 return whole, "ok (read whole: " + (
-                    "the overlap is too small to hide much of it)" if small else
-                    "its margin is paper all round, so it lies on top)")
+                    "its margin is paper all round, so it lies on top)" if margin >= ON_TOP_MARGIN
+                    else "the overlap is too small to hide much of it)")
     return code, why
+
+
+def _kept_whole(code: str, margin: float) -> bool:
+    """Whether a card that may be covered, read whole as ``code``, keeps it: a figure (a hidden
+    part turns no figure into another), or an emblem but the medallion if its margin
+    (`margin_paper`) says nothing lies over it. The medallion's limits are one-sided: any large
+    round yellow blob (five coins under a card, a caballo with a corner of another card in its
+    picture) passes them."""
+    return code[:-1] in FIGURES or (code in COVERED_EMBLEMS and margin >= ON_TOP_MARGIN)
 
 
 def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None
@@ -170,11 +183,12 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None
     """`read_picture` of a card that may be covered somewhere unknown (its outline poorly
     supported: most such cards are whole): read whole if its margin is paper all round (a hand
     or a card over it, or the table beyond a misplaced outline, crosses the margin), and kept
-    only if a figure (an emblem's limits are one-sided)."""
-    if margin_paper(rect_bgr) < MARGIN_PAPER:
+    only if a figure or, its margin clearer still, an emblem (`_kept_whole`)."""
+    margin = margin_paper(rect_bgr)
+    if margin < MARGIN_PAPER:
         return None, "a margin not all paper: the card may be covered"
     code, why = _read_clear(rect_bgr, ink, None)
-    if code is not None and code[:-1] not in FIGURES:
+    if code is not None and not _kept_whole(code, margin):
         return None, f"{code} read on a card that may be covered"
     return code, why
 
