@@ -256,3 +256,23 @@ def test_a_fingertip_touching_one_whole_pinta_leaves_it_counted():
             cv2.ellipse(rect, (int(b.x * w), h), (12, h - int(b.box[3] * h) + 4), 0, 0, 360,
                         (150, 170, 200), -1)  # skin, from the card's edge to the pinta
             assert count_pintas(rect, whole_layout=True)[0] == (code if n == 0 else None)
+
+
+@pytest.mark.parametrize("name", ["builtin", "fournier-1878"])
+def test_a_pinta_run_into_a_thin_smudge_at_the_outline_is_peeled(name):
+    """A coin joined to the card's outline by a thin smudge (its index corner, a frame line's
+    blot) is measured without it and trusted like its twin across the card; joined by a band as
+    wide as cloth between fingers, the card abstains."""
+    import cv2
+
+    from vision.agnostic import count_pintas, pintas
+
+    deck = synth.builtin(40) if name == "builtin" else _deck(name)
+    for code, rect in _rects(deck, ["6O", "5O"]).items():
+        h, w = rect.shape[:2]
+        b = max(pintas(rect), key=lambda p: p.y - p.x)  # the bottom-left coin
+        for width, read in ((5, code), (14, None)):
+            smudged = rect.copy()
+            ink = tuple(int(v) for v in rect[int(b.y * h), int(b.x * w)])
+            cv2.line(smudged, (int(b.x * w), int(b.y * h)), (0, h - 1), ink, width)
+            assert count_pintas(smudged, whole_layout=True)[0] == read, (code, width)
