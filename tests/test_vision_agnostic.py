@@ -276,3 +276,31 @@ def test_a_pinta_run_into_a_thin_smudge_at_the_outline_is_peeled(name):
             ink = tuple(int(v) for v in rect[int(b.y * h), int(b.x * w)])
             cv2.line(smudged, (int(b.x * w), int(b.y * h)), (0, h - 1), ink, width)
             assert count_pintas(smudged, whole_layout=True)[0] == read, (code, width)
+
+
+def _coins(colours, at=((0.64, 0.25), (0.36, 0.50), (0.64, 0.80)), r=27):
+    """A plain card with a coin of each colour at each place (fractions of the card)."""
+    import cv2
+
+    rect = np.full((180, 120, 3), (225, 235, 240), np.uint8)
+    for (x, y), c in zip(at, colours):
+        cv2.circle(rect, (int(x * 120), int(y * 180)), r, c, -1)
+        cv2.circle(rect, (int(x * 120), int(y * 180)), r, (20, 90, 160), 2)
+    return cv2.GaussianBlur(rect, (0, 0), 1.0)
+
+
+def test_one_pinta_apart_names_the_size_of_two_run_together():
+    """Fournier's 3 of oros and of copas draw two pintas touching, so no two blobs share a size:
+    the one apart is the unit when the other parts into two of it, coloured like it, and the
+    three lie in the pattern of a 3. Coloured otherwise, or out of pattern, it abstains."""
+    import cv2
+
+    from vision.agnostic import count_pintas
+
+    gold, red = (40, 190, 235), (30, 30, 200)
+    rect = _coins((gold,) * 3)
+    assert count_pintas(rect, whole_layout=True) == ("3O", "ok")
+    assert count_pintas(cv2.rotate(rect, cv2.ROTATE_180), whole_layout=True) == ("3O", "ok")
+    assert count_pintas(_coins((red, red, gold)), whole_layout=True)[0] is None
+    lopsided = _coins((gold,) * 3, at=((0.64, 0.25), (0.36, 0.50), (0.36, 0.80)))
+    assert count_pintas(lopsided, whole_layout=True)[0] is None

@@ -478,6 +478,13 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         whole_layout = True
         if unit is not None:
             break
+    lone = None
+    for px in (0,) + PART_PX if unit is None else ():  # one pinta beside pintas run together
+        blobs = pintas(rect_bgr, erode=px, ink=ink) if px else pintas(rect_bgr, ink=ink)
+        lone = _lone_pinta(blobs, rect_bgr.shape[1], rect_bgr.shape[0])
+        if lone is not None:
+            unit, whole_layout = float(lone.area), True
+            break
     if unit is None:
         return None, NO_UNIT
     n, singles, placed, smaller, merged, unsure, loose = 0, [], [], [], [], [], False
@@ -519,8 +526,10 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if len(votes) != 1:
         return None, f"pintas of {len(votes)} suits"
     suit, k = votes.most_common(1)[0]
-    if k < max(2, 0.6 * len(singles)):
+    if k < max(1 if lone else 2, 0.6 * len(singles)):
         return None, "too few pintas of a known shape"
+    if lone is not None and any(_hue_distance(b, lone.colours) >= LONE_HUES for b, _ in merged):
+        return None, "pintas run together unlike the one apart"
     loose |= k < len(singles)  # a blob of no suit's shape: a pinta run into something else?
     if (whole_layout or loose) and not _whole_pattern(placed, merged, n, rect_bgr.shape):
         return None, "pintas in no complete pattern"
@@ -535,6 +544,29 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         if n == 2 or any(_hue_distance(b, usual) < ORNAMENT_HUES for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
+
+
+LONE_RATIO_TOL = 0.2  # a blob within this of 2 or 3 times the size of one pinta apart is that
+                     # many run together, if it parts so: Fournier's 3 of oros drawn two
+                     # touching (1.99, 2.07 times the third coin) and of copas (1.83, 1.94 when
+                     # thinned by 2 px)
+LONE_HUES = 0.3  # and its colours are the lone pinta's within this (L1 over the hue shares)
+
+
+def _lone_pinta(blobs: List[Pinta], w: int, h: int) -> Optional[Pinta]:
+    """With no two pintas of one size: the one pinta (the smallest blob of a suit's shape) that
+    another blob is 2 or 3 times the size of, the larger parting into that many pieces of about
+    one size however far it is thinned (`_parted`). Its size is then the unit, and its shape
+    names the suit (the count asks for a complete pattern and the colours of the run)."""
+    shaped = sorted((b for b in blobs if b.suit() and not b.at_edge), key=lambda b: b.area)
+    for s in shaped:
+        for b in blobs:
+            k = b.area / s.area
+            m = int(round(k))
+            if m in (2, 3) and abs(k - m) <= LONE_RATIO_TOL and \
+                    _parted(b, m, w, h, stable=True) is not None:
+                return s
+    return None
 
 
 def _hue_distance(b: Pinta, usual: Dict[str, float]) -> float:
