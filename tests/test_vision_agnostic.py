@@ -304,3 +304,36 @@ def test_one_pinta_apart_names_the_size_of_two_run_together():
     assert count_pintas(_coins((red, red, gold)), whole_layout=True)[0] is None
     lopsided = _coins((gold,) * 3, at=((0.64, 0.25), (0.36, 0.50), (0.36, 0.80)))
     assert count_pintas(lopsided, whole_layout=True)[0] is None
+
+
+def test_a_blurred_sword_is_known_by_its_blue_blade_and_gilt_hilt():
+    """Far or soft, a sword loses its point and measures 2.1-2.7 long: still a sword if its
+    blade is blue and its hilt gilt; a ragged blue blob (a figure's cloak) or one with no gilt
+    is not."""
+    from vision.agnostic import Pinta
+
+    def blob(solidity, yellow):
+        return Pinta(200, 2.4, solidity, {"red": 0.0, "orange": 0.0, "yellow": yellow,
+                                          "green": 0.0, "blue": 0.2})
+
+    assert blob(0.8, 0.36).suit() == "E"
+    assert blob(0.55, 0.36).suit() is None
+    assert blob(0.8, 0.05).suit() is None
+
+
+def test_a_dull_blob_beside_coloured_pintas_is_no_part_of_one():
+    """A frame line's dash or a shadow has no colour; a blob coloured like the pintas may be
+    one cut in part, and the card abstains."""
+    import cv2
+
+    from vision.agnostic import count_pintas, pintas
+
+    rect = cv2.GaussianBlur(_rects(synth.builtin(40), ["4B"])["4B"], (0, 0), 2.0)  # far: the
+    h, w = rect.shape[:2]  # clubs coloured over 0.7 of their pixels, a dull blob 0.7 from them
+    unit = min(b.area for b in pintas(rect))
+    side = int((0.4 * unit) ** 0.5)
+    green = tuple(int(v) for v in rect[int(pintas(rect)[0].y * h), int(pintas(rect)[0].x * w)])
+    for colour, read in (((90, 90, 90), "4B"), (green, None)):
+        r = rect.copy()
+        r[int(0.45 * h):int(0.45 * h) + side, int(0.5 * w) - side // 2:int(0.5 * w) + side // 2] = colour
+        assert count_pintas(r, whole_layout=True)[0] == read, colour

@@ -167,11 +167,21 @@ class Pinta:
             return "E"
         if e >= 2.8 and s < 0.9 and _steel(c):
             return "E"  # a sword drawn without blue
+        if e >= BLURRED_SWORD[0] and BLURRED_SWORD[1] <= s < 0.9 and c["blue"] >= 0.1 and \
+                c["yellow"] + c["orange"] >= 0.25 and c["red"] < 0.1 and c["green"] < 0.05:
+            return "E"  # a blue blade and a gilt hilt, its point lost to blur
         if e >= 2.2 and s > 0.7 and c["blue"] < 0.02 and \
                 (c["red"] >= 0.5 or c["green"] >= 0.5 or c["yellow"] >= 0.7 or
                  c["yellow"] + c["green"] >= 0.85):  # a club is one strong colour (or two
             return "B"                                  # shades of it); a sword's is steel
         return None
+
+
+BLURRED_SWORD = (2.0, 0.65)  # least elongation and solidity of a sword with a blue blade and a gilt
+                            # hilt: far or soft, the built-in deck's swords measured 2.1-2.7 long
+                            # (solidity 0.73-0.84, blue 0.15-0.24, yellow 0.34-0.38; sharp, 2.8+);
+                            # figures' blue blobs of that length are solid (0.89+) or ragged
+                            # (0.53-0.58), or have no gilt
 
 
 def _steel(colours: Dict[str, float]) -> bool:
@@ -541,7 +551,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if smaller:
         # a flourish is drawn in other colours; a smaller blob coloured like the pintas is one
         # cut in part, or pintas of another size (the Naipes 8 of copas has them touching)
-        if n == 2 or any(_hue_distance(b, usual) < ORNAMENT_HUES for b in smaller):
+        if n == 2 or any(_hue_distance(b, usual) < ORNAMENT_HUES and not _dull_beside(b, usual)
+                         for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
 
@@ -567,6 +578,14 @@ def _lone_pinta(blobs: List[Pinta], w: int, h: int) -> Optional[Pinta]:
                     _parted(b, m, w, h, stable=True) is not None:
                 return s
     return None
+
+
+def _dull_beside(b: Pinta, usual: Dict[str, float]) -> bool:
+    """Whether a blob has no colour beside pintas that have (`COLOURED`, twice over): a frame
+    line's dash, a shadow, a black numeral, no part of a pinta. (Against pintas coloured over
+    little more than half their pixels, as the built-in deck's clubs at a distance, a dull blob
+    is under `ORNAMENT_HUES` from them.)"""
+    return sum(b.colours.values()) < COLOURED <= 0.5 * sum(usual.values())
 
 
 def _hue_distance(b: Pinta, usual: Dict[str, float]) -> float:
