@@ -337,3 +337,18 @@ def test_a_dull_blob_beside_coloured_pintas_is_no_part_of_one():
         r = rect.copy()
         r[int(0.45 * h):int(0.45 * h) + side, int(0.5 * w) - side // 2:int(0.5 * w) + side // 2] = colour
         assert count_pintas(r, whole_layout=True)[0] == read, colour
+
+
+def test_a_sword_lying_flat_near_the_middle_is_its_own_mirror_image():
+    """Fournier's 5 of espadas: four swords at the corners and one lying flat, its heavy hilt to
+    one side, so its centre's mirror image falls just outside its thin box; further off, the
+    pattern is lopsided."""
+    from vision.agnostic import Pinta, complete_layout
+
+    def sword(x, y, box, area=400):
+        return Pinta(area, 4.0, 0.9, {}, x, y, False, box)
+
+    corners = [sword(x, y, (x - 0.06, y - 0.13, x + 0.06, y + 0.13))
+               for x, y in ((0.26, 0.24), (0.74, 0.24), (0.26, 0.76), (0.74, 0.76))]
+    assert complete_layout(corners + [sword(0.60, 0.48, (0.36, 0.44, 0.78, 0.51))])
+    assert not complete_layout(corners + [sword(0.60, 0.44, (0.36, 0.40, 0.78, 0.47))])

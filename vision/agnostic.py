@@ -713,12 +713,18 @@ def _across_middle(blobs: List[Pinta]) -> bool:
                for b in blobs)
 
 
+OWN_MIRROR_MARGIN = 0.02  # a pinta is its own mirror image if that falls this near its box (of the
+                          # card's size): Fournier's flat sword of the 5 of espadas, its heavy hilt
+                          # to one side, is 0.07 tall and had its mirror image 0.01 below it
+
+
 def _mirrored(blobs: List[Pinta], flip) -> bool:
     """Whether every blob's mirror image (``flip`` of its centre) is a blob of about its size."""
     for b in blobs:
         fx, fy = flip(b.x, b.y)
         x0, y0, x1, y1 = b.box
-        if x0 <= fx <= x1 and y0 <= fy <= y1:
+        m = OWN_MIRROR_MARGIN
+        if x0 - m <= fx <= x1 + m and y0 - m <= fy <= y1 + m:
             continue  # its own mirror image: a pinta across the middle (a sword lying flat)
         if not any(abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and
                    0.6 < b.area / o.area < 1.67 for o in blobs):
