@@ -352,3 +352,15 @@ def test_a_sword_lying_flat_near_the_middle_is_its_own_mirror_image():
                for x, y in ((0.26, 0.24), (0.74, 0.24), (0.26, 0.76), (0.74, 0.76))]
     assert complete_layout(corners + [sword(0.60, 0.48, (0.36, 0.44, 0.78, 0.51))])
     assert not complete_layout(corners + [sword(0.60, 0.44, (0.36, 0.40, 0.78, 0.47))])
+
+
+def test_a_thin_sword_solid_at_the_cameras_resolution_is_a_sword():
+    """Fournier's blades are a line or two of pixels wide, so its swords measure 0.91-0.97
+    solid: long and steel-coloured, still a sword; as long in a club's strong colour, a club."""
+    from vision.agnostic import Pinta
+
+    steel = {"red": 0.0, "orange": 0.26, "yellow": 0.19, "green": 0.1, "blue": 0.0}
+    green = {"red": 0.0, "orange": 0.0, "yellow": 0.1, "green": 0.7, "blue": 0.0}
+    assert Pinta(400, 4.6, 0.96, steel).suit() == "E"
+    assert Pinta(400, 3.5, 0.96, steel).suit() is None
+    assert Pinta(400, 4.6, 0.96, green).suit() == "B"

@@ -167,6 +167,8 @@ class Pinta:
             return "E"
         if e >= 2.8 and s < 0.9 and _steel(c):
             return "E"  # a sword drawn without blue
+        if e >= THIN_SWORD[0] and s < THIN_SWORD[1] and _steel(c):
+            return "E"  # a long thin blade, solid at the camera's resolution
         if e >= BLURRED_SWORD[0] and BLURRED_SWORD[1] <= s < 0.9 and c["blue"] >= 0.1 and \
                 c["yellow"] + c["orange"] >= 0.25 and c["red"] < 0.1 and c["green"] < 0.05:
             return "E"  # a blue blade and a gilt hilt, its point lost to blur
@@ -177,6 +179,9 @@ class Pinta:
         return None
 
 
+THIN_SWORD = (4.0, 0.98)  # least elongation, and solidity under which a steel-coloured blob is a
+                         # sword however solid: Fournier's blades, a line or two of pixels wide,
+                         # measured 4.0-5.3 long and 0.91-0.97 solid (a club is a strong colour)
 BLURRED_SWORD = (2.0, 0.65)  # least elongation and solidity of a sword with a blue blade and a gilt
                             # hilt: far or soft, the built-in deck's swords measured 2.1-2.7 long
                             # (solidity 0.73-0.84, blue 0.15-0.24, yellow 0.34-0.38; sharp, 2.8+);
