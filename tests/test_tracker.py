@@ -244,3 +244,22 @@ def test_a_trick_taken_in_before_every_card_counted_stops_the_count(tmp_path):
     for i in range(50, 58):
         t.tracker.observe(_obs(i / 10, [("5O", 105, 250), ("4E", 450, 330)]))
     assert not any(a.data["kind"] == "trick_gone" for a in t.ledger.alerts)
+
+
+def test_a_card_read_the_same_in_many_frames_counts_under_the_confidence_bar(tmp_path):
+    """A reader calibrated cautiously names a card at 0.55 frame after frame: enough frames, all
+    agreeing, settle it; a few do not, and neither do many that disagree."""
+    lay = Layout.for_players(2)
+    play = lay.zone_of(450, 170)
+
+    def table_after(readings):
+        t = Table(tmp_path / str(len(list(tmp_path.iterdir()))))
+        _start(t)
+        for i, code in enumerate(readings):
+            t.tracker.observe(Observation(0.6 + i / 10, (SeenCard("5O", True, .95, 105, 250, "stock"),
+                                                         SeenCard(code, True, 0.55, 450, 170, play))))
+        return t
+
+    assert "play" in table_after(["4C"] * 10).types()
+    assert "play" not in table_after(["4C"] * 5).types()
+    assert "play" not in table_after(["4C", "5C"] * 5).types()
