@@ -487,15 +487,16 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
     parted = unit is None
+    thinned = {0: blobs}  # the pintas at each thinning tried, for the lone pinta's search below
     for px in PART_PX if parted else ():  # pintas drawn touching (the 3 of cups, of coins)
-        blobs = pintas(rect_bgr, erode=px, ink=ink)  # make one blob: part them
+        blobs = thinned[px] = pintas(rect_bgr, erode=px, ink=ink)  # make one blob: part them
         unit = _unit_area([b.area for b in blobs])
         whole_layout = True
         if unit is not None:
             break
     lone = None
     for px in (0,) + PART_PX if unit is None else ():  # one pinta beside pintas run together
-        blobs = pintas(rect_bgr, erode=px, ink=ink) if px else pintas(rect_bgr, ink=ink)
+        blobs = thinned[px]  # every thinning was tried above when no unit was found
         lone = _lone_pinta(blobs, rect_bgr.shape[1], rect_bgr.shape[0])
         if lone is not None:
             unit, whole_layout = float(lone.area), True
