@@ -217,7 +217,8 @@ class Tracker:
         even if each was read under `min_confidence`. The deck-agnostic layout reader names the
         built-in deck's figures at 0.51-0.58 frame after frame (its curve puts 0.5 beyond the
         last margin a wrong code was seen at); over five seed sets its readings of 0.5-0.6 were
-        41 right and one false positive, no worse than those of 0.6-0.7 (33 right, two wrong).
+        41 right and one false positive, no worse than those of 0.6-0.7 (33 right, one wrong, one
+        false positive).
         A one-off reading still needs `min_confidence`."""
         return t.readings >= self.cfg.steady_readings and len(t.votes) == 1
 

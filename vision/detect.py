@@ -489,9 +489,10 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None,
         d = dv[i]
         ln = float(lns[i])
         sel = pts[near[:, i]]
+        enough = len(sel) >= max(6, 0.25 * ln)
         if supported is not None:
-            supported.append(len(sel) >= max(6, 0.25 * ln))
-        if len(sel) >= max(6, 0.25 * ln):
+            supported.append(enough)
+        if enough:
             vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             if TRIM_FIT:
                 # points of a neighbouring card's outline pull the fit: refit on the points near it
@@ -808,17 +809,15 @@ def _hidden_end(q: np.ndarray, supported: list, long_px: float) -> Optional[np.n
         return None
     end = q[seen[1]] - q[seen[0]]
     width = float(np.hypot(*end))
-    for v, x in zip(seen, hidden):  # a fitted end askew to the long sides measures no width
-        along = q[x] - q[v]
-        if abs(float(along @ end)) > HIDDEN_END_SQUARE * width * float(np.hypot(*along)):
-            return None
+    alongs = [q[x] - q[v] for v, x in zip(seen, hidden)]  # each long side, from the end in view
+    if any(abs(float(a @ end)) > HIDDEN_END_SQUARE * width * float(np.hypot(*a)) for a in alongs):
+        return None  # a fitted end askew to the long sides measures no width
     length = CARD_ASPECT * width
     if not 1.0 < length / long_px <= 1.0 + HIDDEN_END_TOL:
         return None
     out = q.copy()
-    for v, x in zip(seen, hidden):  # along each long side, from the end in view
-        along = q[x] - q[v]
-        out[x] = q[v] + along * (length / (float(np.hypot(*along)) + 1e-9))
+    for v, x, a in zip(seen, hidden, alongs):
+        out[x] = q[v] + a * (length / (float(np.hypot(*a)) + 1e-9))
     return out if _size_ok(out, length) else None
 
 
