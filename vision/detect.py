@@ -6,19 +6,21 @@ card. Blobs of touching or overlapping cards, or cards merged with a hand, are s
 a card of the known size at every right-angled corner of the blob outline and keeping the
 hypotheses that the mask supports, one per card centre. Where part of a blob is still unexplained
 (a card whose corners are all under other cards or a hand), a card is hypothesised at either end of
-each long straight outline edge beside that part.
+each long straight outline edge beside that part. A hand (`vision.hands`) is cut out of the mask
+first, and the outline where it was is unknown: no side is fitted to it, no corner taken from it.
 """
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional
 
 import cv2
 import numpy as np
 
 from vision.geometry import CARD_ASPECT, RECT_H, RECT_W, long_side, order_corners
+from vision.hands import Hands, find_hands
 from vision.timing import Stages, stages_or_none
 
 WORK_SCALE = 0.5  # detection runs at half resolution
@@ -45,6 +47,11 @@ HIDDEN_END = True  # a merged-blob card with one short side unfitted: that end p
 HIDDEN_END_TOL = 0.15  # ... when the card so made is at most this longer than it was
 HIDDEN_END_SQUARE = 0.08  # ... and its end in view is square to its long sides: |cos| at most
 # this (a card's corners in the frames of fitting seeds: 0.064 at most, perspective and all)
+UNKNOWN = 2  # `_edge_planes`' outline plane where a hand lies
+UNKNOWN_CREDIT = 0.5  # what a side point where a hand lies counts for in a hypothesis' side support
+HAND_SEEN = 0.5  # ... and a card hypothesised where a hand lies shows this much of itself
+HAND_COVER = 0.02  # a card a hand covers this much of is read as partly covered
+HANDS = True  # a hand's outline is unknown to the side fits and corners (`vision.hands`)
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
 ALTERNATE_GAP = 0.25  # ... within this of the best: read if the best placement stays unknown
@@ -58,6 +65,8 @@ class Detection:
     corners: np.ndarray  # 4x2 float32 full-resolution image pixels, portrait order (TL TR BR BL)
     score: float  # how well the mask supports the quadrilateral, 0..1
     alternates: tuple = ()  # other placements the blob supported nearly as well (`ALTERNATES`)
+    hand: Optional[np.ndarray] = None  # where a hand lies over the card, if one does: a map over
+    # its rectified image (48 x 72, 1 = hand), like `recognise.cover_maps`' maps of other cards
 
 
 def _centre(quad: np.ndarray) -> np.ndarray:
@@ -223,12 +232,20 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
     q = p[:, None] + _OFFS[None, :, None, None, None] * n[:, None, :, None, :]  # (k, 6, 4, 10, 2)
     g = _gather(edges, q)  # (k, 6, 4, 10, 2)
-    on_outline = g[:, 0, :, :, 0] > 0
+    at = g[:, 0, :, :, 0]
+    on_outline = at == 1
     g = g[:, 1:, :, :, 1].astype(np.float32)
     inside = (g[:, 0] + g[:, 1]) * 0.5
     outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
-    return np.count_nonzero(hits, axis=(1, 2)) / (4 * len(_T10))
+    unknown = at == UNKNOWN
+    if not unknown.any():
+        return np.count_nonzero(hits, axis=(1, 2)) / (4 * len(_T10))
+    # where a hand lies nothing is known: such a point counts as half a hit (UNKNOWN_CREDIT), so
+    # a side under the fingers is taken neither for a side that is not there nor for one seen
+    # (counted over the points seen alone, cards laid over a hand won over cards beside it)
+    n_unknown = np.count_nonzero(unknown, axis=(1, 2))
+    return (np.count_nonzero(hits & ~unknown, axis=(1, 2)) + UNKNOWN_CREDIT * n_unknown) / (4 * len(_T10))
 
 
 def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> np.ndarray:
@@ -238,7 +255,8 @@ def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> np.ndarray:
     return cv2.merge([near_outline, gray_u8])
 
 
-def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True) -> list:
+def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True,
+                       hands: Optional[Hands] = None) -> list:
     """For each corner (p, da, la, db, lb): the best-supported card of the known size with a corner
     at p and sides along da and db (unit vectors pointing away from the corner; la, lb: how far
     each side is seen), as (score, quad, the best (score, quad) turned the other way or None), or
@@ -271,6 +289,12 @@ def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=Tru
     inside = np.zeros(ok.shape)
     inside[ok] = _quad_supports(mask, quads[ok])
     ok &= inside >= 0.9
+    if hands is not None and ok.any():
+        # a card under a hand shows at least half of itself: less is a hand (or an arm over a
+        # calibration marker), not a card
+        seen = np.zeros(ok.shape)
+        seen[ok] = _quad_supports(hands.cut, quads[ok])
+        ok &= seen >= HAND_SEEN
     score = np.full(ok.shape, -np.inf)
     penalty = np.broadcast_to(np.abs(sc - 1.0)[None, :, None], ok.shape)
     score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty[ok]
@@ -370,19 +394,22 @@ def _segment_corners(gray_u8: np.ndarray, contour: np.ndarray, short_px: float, 
 
 
 def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
-                scales=(0.94, 1.0, 1.06), floor: float = None):
+                scales=(0.94, 1.0, 1.06), floor: float = None, hands: Optional[Hands] = None):
     """Card quadrilaterals hypothesised at the blob's right-angled corners: both orientations and
     three scales (perspective), scored by mask coverage plus side support (at least ``floor``,
     HYP_MIN unless given)."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
     corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
+    if hands is not None:  # a corner where the hand was is a fingertip's or a notch's
+        corners = [c for c in corners if not hands.at(c[0][None])[0]]
     return [(best[0] - 1.0, best[1], _alternate(best))
-            for best in _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=False)
+            for best in _corner_hypotheses(corners, mask, long_px, edges, scales, False, hands)
             if best is not None and best[0] > (HYP_MIN if floor is None else floor)]
 
 
-def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin):
+def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
+                     hands: Optional[Hands] = None):
     """Cards hypothesised along the long straight edges of the blob outline that run beside the
     part no other hypothesis explains: the card lies on the blob's side of the edge, with a corner
     at either end of it, and is scored like a corner hypothesis."""
@@ -393,6 +420,8 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
     origin = np.asarray(origin, np.float64)
     ends_tried = []  # (corner, side along the edge, its length, side away from it, 0)
     for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
+        if hands is not None and hands.at(((a + b) / 2)[None])[0]:
+            continue  # the hand's edge
         n = np.array([-d[1], d[0]])
         mid = (a + b) / 2
         probe = mid + 3 * n
@@ -416,7 +445,7 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin)
             # only where the card would lie on the blob and in the unexplained part
             ends_tried.append((ends[e], dirs[e], ln, n, 0.0))
     return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
-            for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales)
+            for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales, True, hands)
             if best is not None and best[0] > HYP_MIN]
 
 
@@ -618,9 +647,29 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     stages = stages_or_none(stages)
     with stages.time("mask"):
         small, gray, mask, contours = _blobs(image, min_long_px)
+        hands = None
+        if HANDS:
+            min_long = min_long_px * WORK_SCALE
+            hands = find_hands(small, mask, min_long * min_long / CARD_ASPECT)
+            if hands is not None:
+                mask, contours = hands.cut, _card_sized(hands.cut, min_long_px)
     with stages.time("lone cards"):
-        cleans = _lone_cards(contours)
-    return _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages)
+        cleans = _lone_cards(contours, hands)
+    found = _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages, hands)
+    return found if hands is None else [_under_hand(d, hands) for d in found]
+
+
+def _under_hand(d: Detection, hands: Hands, size=(48, 72)) -> Detection:
+    """The detection with the map of where a hand lies over it, if one covers HAND_COVER of it."""
+    w, h = size
+    q = ((d.corners - _HALF) * WORK_SCALE).astype(np.float32)
+    lo, hi = q.min(axis=0), q.max(axis=0)
+    x0, y0, x1, y1 = hands.box
+    if lo[0] > x1 or lo[1] > y1 or hi[0] < x0 or hi[1] < y0:
+        return d
+    m = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    cov = cv2.warpPerspective(hands.mask, m, (w, h), flags=cv2.INTER_NEAREST)
+    return replace(d, hand=cov) if cv2.countNonZero(cov) > HAND_COVER * w * h else d
 
 
 def _blobs(image: np.ndarray, min_long_px: float):
@@ -635,19 +684,32 @@ def _blobs(image: np.ndarray, min_long_px: float):
         small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     mask = foreground_mask(gray)
+    return small, gray, mask, _card_sized(mask, min_long_px)
+
+
+def _card_sized(mask: np.ndarray, min_long_px: float) -> list:
+    """The outlines of a half-resolution mask's blobs big enough to be a card, or to hold one."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    min_long = min_long_px * s
-    contours = [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
-    return small, gray, mask, contours
+    min_long = min_long_px * WORK_SCALE
+    return [c for c in contours if cv2.contourArea(c) > (min_long * min_long / CARD_ASPECT) * 0.4]
 
 
-def _lone_cards(contours) -> list:
+def _fit_points(c: np.ndarray, hands: Optional[Hands]) -> np.ndarray:
+    """A blob outline's points the side fits may use: not those where a hand was."""
+    pts = c.reshape(-1, 2).astype(np.float64)
+    return pts if hands is None else pts[~hands.at(pts)]
+
+
+def _lone_cards(contours, hands: Optional[Hands] = None) -> list:
     """Per blob, (corners, long side) if it is one card alone, else None. A single card's corners
     are where its straight sides meet, not the chamfers the polygon approximation cuts across its
-    rounded corners: the card size is measured from the refined sides."""
+    rounded corners: the card size is measured from the refined sides. A blob a hand cuts is no
+    lone card: it may be a card under the fingers, or a piece of one."""
     refined = []
     for c in contours:
         r = _clean_quad(c)
+        if r is not None and hands is not None and hands.at(c.reshape(-1, 2)).any():
+            r = None
         if r is None:
             refined.append(None)
             continue
@@ -658,7 +720,8 @@ def _lone_cards(contours) -> list:
     return refined
 
 
-def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages: Stages):
+def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px, stages: Stages,
+                 hands: Optional[Hands] = None):
     """The lone cards as found, and the blobs of touching or overlapping cards split into cards
     hypothesised at their corners and edges, each fitted to the outline."""
     s = WORK_SCALE
@@ -687,20 +750,23 @@ def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px,
             if edges is None:
                 outline = np.zeros(mask.shape, np.uint8)
                 cv2.drawContours(outline, contours, -1, 1, 1)
+                if hands is not None:
+                    outline[hands.near] = UNKNOWN  # a hand's outline neither supports a side nor not
                 # within 1.5 px of the outline is its 3 x 3 neighbourhood: a dilation, not the
                 # distance transform it replaces (the same pixels, 1 ms less a frame)
                 edges = _edge_planes(cv2.dilate(outline, np.ones((3, 3), np.uint8)), gray)
-            kept, scores, others = _blob_cards(c, mask, gray, blob_hint, edges, scales)
+            kept, scores, others = _blob_cards(c, mask if hands is None else hands.support, gray,
+                                               blob_hint, edges, scales, hands)
         with stages.time("blob fits"):
-            found += _fitted(c, kept, scores, others, blob_hint, gray)
+            found += _fitted(c, kept, scores, others, blob_hint, gray, hands)
     return found
 
 
-def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
+def _blob_cards(c, mask, gray, blob_hint: float, edges, scales, hands: Optional[Hands] = None):
     """The cards of a merged blob, as (quads, their scores, their alternate placements): the
     best-supported hypotheses at its corners, one per card centre, then cards along the long
     outline edges beside whatever part of the blob they leave unexplained."""
-    every = sorted(_hypotheses(c, mask, blob_hint, edges, scales, HYP_WEAK if WEAK_HYPOTHESES else None),
+    every = sorted(_hypotheses(c, mask, blob_hint, edges, scales, HYP_WEAK if WEAK_HYPOTHESES else None, hands),
                    key=lambda t: -t[0])
     hyps = [h for h in every if h[0] + 1.0 > HYP_MIN]
     weak = [h for h in every if h[0] + 1.0 <= HYP_MIN]
@@ -738,7 +804,7 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
                 # a long straight stretch of outline is one side of a card, and one of its ends
                 # is often that card's corner
                 keep(sorted(_edge_hypotheses(c, mask, blob_hint, edges, scales, blob,
-                                             (x, y)), key=lambda t: -t[0]))
+                                             (x, y), hands), key=lambda t: -t[0]))
             if SEGMENT_CORNERS:
                 # corners where long straight image edges meet inside the blob
                 corners = sorted(_segment_corners(gray, c, short_px, blob), key=lambda t: -t[2] - t[4])
@@ -765,11 +831,11 @@ def _explains(quad: np.ndarray, unexplained: np.ndarray, origin) -> bool:
     return bool(free[9]) and int(free[:9].sum()) >= WEAK_UNEXPLAINED
 
 
-def _fitted(c, kept, scores, others, blob_hint: float, gray) -> List[Detection]:
+def _fitted(c, kept, scores, others, blob_hint: float, gray, hands: Optional[Hands] = None) -> List[Detection]:
     """A merged blob's cards with their sides fitted to its outline (or, where a side crosses
     another card, snapped to the image edge there), in full-resolution pixels."""
     s = WORK_SCALE
-    pts = c.reshape(-1, 2).astype(np.float64)
+    pts = _fit_points(c, hands)
     found = []
     for score, quad, alts in zip(scores, kept, others):
         q0 = order_corners(quad).astype(np.float64)

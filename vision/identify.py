@@ -719,6 +719,8 @@ class Templates:
                 ident.score < INDEX_MIN_SCORE:
             return ident
         close = [r for r, g in zip(ident.runners, ident.gaps) if g < INDEX_GAP]
+        if "back" in close:
+            return ident  # the artwork does not even tell a face from a back (a calibration marker under an arm)
         # the runners-up the candidate barely beats; when the artwork beats them all clearly and
         # the card is unknown for another reason (an outline moved by `align`), the first
         codes = [code] + [r for r in (close or list(ident.runners[:1])) if r != "back"]

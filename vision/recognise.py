@@ -135,6 +135,11 @@ class Recogniser:
             covered = overlapped(dets, partners=partners)
             typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
             covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
+            if self.use_cover:
+                for k, d in enumerate(dets):
+                    if d.hand is not None:  # a hand over the card covers it as a card would
+                        covered[k] = True
+                        covers[k] = d.hand if covers[k] is None else np.maximum(covers[k], d.hand)
         page = _Page(image, stages)
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
