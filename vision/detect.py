@@ -51,6 +51,8 @@ UNKNOWN = 2  # `_edge_planes`' outline plane where a hand lies
 UNKNOWN_CREDIT = 0.5  # what a side point where a hand lies counts for in a hypothesis' side support
 HAND_SEEN = 0.5  # ... and a card hypothesised where a hand lies shows this much of itself
 HAND_COVER = 0.02  # a card a hand covers this much of is read as partly covered
+HAND_SLIDE = True  # an edge that runs under a hand: cards with their corner under it too
+SLIDE_STEPS = (0.25, 0.5, 0.75, 1.0)  # ... that far on, in parts of the length the edge lacks
 HANDS = True  # a hand's outline is unknown to the side fits and corners (`vision.hands`)
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
@@ -429,8 +431,21 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
             n = -n
         if not _inside(unexplained, mid + 0.25 * short_px * n - origin):
             continue  # the card beside this edge is already explained
-        ends = np.array([a, b])
-        dirs = np.array([d, -d])
+        ends, dirs = [], []
+        for p, u in ((a, d), (b, -d)):
+            if hands is None or not HAND_SLIDE or not hands.at((p - 2.0 * u)[None])[0]:
+                ends.append(p)
+                dirs.append(u)
+                continue
+            # the edge runs on under the hand: the card's corner is not here but further on
+            for size in (long_px, short_px):
+                for f in SLIDE_STEPS:
+                    if (size - ln) * f > 2.0:
+                        ends.append(p - u * (size - ln) * f)
+                        dirs.append(u)
+        if not ends:
+            continue
+        ends, dirs = np.array(ends), np.array(dirs)
         # (end, orientation, point): a 3 x 3 grid over each card, then its centre
         along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
         across = n * (sizes[:, 1, None] * _FB)[None, :, :, None]
