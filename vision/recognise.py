@@ -17,6 +17,8 @@ from vision.timing import Stages, stages_or_none
 
 ALIGN_BELOW = 0.85  # a reading whose best template matches worse than this gets its outline moved
 ALIGN_SIZE = 0.15  # ... if the outline is within this fraction of the frame's typical card length
+ALIGN_HAND = 0.3  # ... and if no more than this of it lies under a hand (the search then fits what it sees of
+                  # the card beside the hand: an arm over the stock's trump was read as a 5 of oros)
 INDEX_AFTER_SEARCH = True  # a card still unknown after `align` gets the index test
 
 
@@ -169,6 +171,7 @@ class Recogniser:
         (identity, the detection as finally placed)."""
         image, stages = page.image, page.stages
         kw = dict(occluded=occ or d.score < 0.9, cover=cov)
+        under_hand = 0.0 if d.hand is None else float(d.hand.mean())
         alts = ()
         if self.refine and cov is not None:
             # a partly covered card is read from what is left of it: place its sides on the
@@ -186,7 +189,7 @@ class Recogniser:
             with stages.time("refit edges"):
                 ident, d = self._refined(page, d, ident, kw)
         if self.align and ident.candidate != "back" and ident.score < ALIGN_BELOW and \
-                (ident.code is None or doubtful(ident)) and \
+                (ident.code is None or doubtful(ident)) and under_hand <= ALIGN_HAND and \
                 abs(long_side(d.corners) / typical - 1.0) < ALIGN_SIZE:
             # the artwork matches poorly where the outline says the card is: the outline was
             # placed from a merged blob, 10-20 px off. Move it to where the artwork fits. (An
