@@ -445,36 +445,75 @@ _T12 = np.linspace(0.15, 0.85, 12)  # where along the side the profiles are read
 def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     """A side that is not on the blob outline (it crosses another card) moved along its normal to
     the strongest light-inside / darker-outside edge nearby; returns a point on the new line."""
-    d = (b - a) / (np.hypot(*(b - a)) + 1e-9)
+    ab = b - a
+    d = ab / (np.hypot(*ab) + 1e-9)
     n = np.array([-d[1], d[0]])
     if np.dot(centre - a, n) < 0:
         n = -n
-    rng = max(3.0, 0.07 * float(np.hypot(*(b - a))) * CARD_ASPECT)
+    rng = max(3.0, 0.07 * float(np.hypot(*ab)) * CARD_ASPECT)
     shifts = np.arange(-rng, rng + 0.01, 0.5)
-    base = a[None, None, :] + _T12[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
     h, w = gray.shape
 
-    # the five profiles across the side, read in one gather
-    q = base[None] + _SNAP_OFFS[:, None, None, None] * n
-    g = gray[np.minimum(np.maximum(np.rint(q[..., 1]).astype(int), 0), h - 1),
-             np.minimum(np.maximum(np.rint(q[..., 0]).astype(int), 0), w - 1)].astype(np.float32)
-    inside = (g[0] + g[1]) * 0.5
-    outside = (g[2] + g[3] + g[4]) / 3.0
-    resp = np.minimum(np.maximum(inside - outside, -40), 40).mean(axis=1)
+    # the five profiles across the side (offset, shift, place along it), read in one gather from
+    # the flat image; x and y are made apart, each the same sums as on (..., 2) points, without
+    # picking every other number out of those afterwards
+    at = []
+    for c, size in ((0, w), (1, h)):
+        base = a[c] + _T12[None, :] * ab[c] + shifts[:, None] * n[c]
+        q = np.rint(base[None] + _SNAP_OFFS[:, None, None] * n[c]).astype(int)
+        at.append(np.minimum(np.maximum(q, 0), size - 1))
+    g = gray.reshape(-1)[at[1] * w + at[0]].astype(np.float32)
+    step = (g[0] + g[1]) * 0.5 - (g[2] + g[3] + g[4]) / 3.0  # inside less outside
+    np.maximum(step, -40, out=step)
+    np.minimum(step, 40, out=step)
+    # step.mean(axis=1) as numpy makes it (sum, then divided by the count as an intp), without
+    # the Python layer of np.mean
+    resp = np.add.reduce(step, axis=1)
+    np.true_divide(resp, np.intp(step.shape[1]), out=resp, casting="unsafe")
     k = int(np.argmax(resp))
     return a + n * shifts[k] if resp[k] > 12 else a
 
 
+def _fit_line(pts: np.ndarray, fits: Optional[dict]):
+    """cv2.fitLine (Huber) of float32 points as (x0, y0, vx, vy), looked up in ``fits`` if these
+    very points were fitted before: a card's second `_refine` often selects the same points along
+    a side as its first (a seventh of the fits of a frame), and the fit depends on them alone."""
+    key = pts.tobytes() if fits is not None else None
+    line = fits.get(key) if fits is not None else None
+    if line is None:
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        line = (x0, y0, vx, vy)
+        if fits is not None:
+            fits[key] = line
+    return line
+
+
+def _meet(l1: tuple, l2: tuple):
+    """`_line_intersection` of two lines given as (x, y, dx, dy) scalars: the same operations, in
+    the same order and the same types, on scalars rather than 2-vectors (numpy's per-call cost on
+    a 2-vector was most of the time of one, four times a `_refine`)."""
+    x1, y1, dx1, dy1 = l1
+    x2, y2, dx2, dy2 = l2
+    det = dy1 * dx2 - dx1 * dy2
+    if abs(det) < 1e-6:
+        return None
+    rx, ry = x2 - x1, y2 - y1
+    t = (ry * dx2 - rx * dy2) / det
+    return x1 + t * dx1, y1 + t * dy1
+
+
 def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None,
-            supported: Optional[list] = None) -> np.ndarray:
+            supported: Optional[list] = None, fits: Optional[dict] = None) -> np.ndarray:
     """Fit a straight line to the outline points along each side and intersect neighbours: the
     true corner of a rounded card is where its straight edges meet. Sides without support (hidden
     under another card or a hand) keep their line. ``supported``, if given, gets per side whether
-    outline points placed it."""
+    outline points placed it. ``fits``: `_fit_line`'s lookup, shared by the refinements of one
+    card."""
     lines = []
     # only outline points near the quadrilateral matter (a merged blob's outline is long)
     lo, hi = quad.min(axis=0) - tol, quad.max(axis=0) + tol
-    pts = pts[((pts >= lo) & (pts <= hi)).all(axis=1)]
+    x, y = pts[:, 0], pts[:, 1]  # by column: half the time of comparing the pairs
+    pts = pts[(x >= lo[0]) & (x <= hi[0]) & (y >= lo[1]) & (y <= hi[1])]
     # every side at once: position along it (t) and distance from it, for every point
     dv = quad[_NEXT] - quad
     lns = np.hypot(dv[:, 0], dv[:, 1])
@@ -484,32 +523,34 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None,
     ts = pts @ dv.T - (quad * dv).sum(axis=1)
     dists = pts @ nv.T - (quad * nv).sum(axis=1)
     near = (np.abs(dists) < tol) & (ts > 0.15 * lns) & (ts < 0.85 * lns)
+    # the lines as scalars for `_meet`: Python floats for a float64 quadrilateral; numpy scalars
+    # of the arrays' own types otherwise, so that a float32 quadrilateral's unsupported sides
+    # meet in float32 arithmetic, as the 2-vectors did
+    exact = quad.dtype != np.float64
+    f64 = np.float64 if exact else float
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = dv[i]
         ln = float(lns[i])
         sel = pts[near[:, i]]
         enough = len(sel) >= max(6, 0.25 * ln)
         if supported is not None:
             supported.append(enough)
         if enough:
-            vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            x0, y0, vx, vy = _fit_line(sel.astype(np.float32), fits)
             if TRIM_FIT:
                 # points of a neighbouring card's outline pull the fit: refit on the points near it
                 res = np.abs((sel[:, 0] - x0) * vy - (sel[:, 1] - y0) * vx)
                 close = sel[res < 1.5]
                 if len(close) >= max(6, 0.25 * ln) and len(close) < len(sel):
-                    vx, vy, x0, y0 = cv2.fitLine(close.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                                 0.01).ravel()
-            lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-        elif gray is not None:
-            lines.append((_snap_side(gray, a, b, _centre(quad)), d))
+                    x0, y0, vx, vy = _fit_line(close.astype(np.float32), fits)
+            lines.append((f64(x0), f64(y0), f64(vx), f64(vy)))
         else:
-            lines.append((a, d))
+            a = _snap_side(gray, quad[i], quad[(i + 1) % 4], _centre(quad)) if gray is not None \
+                else quad[i]
+            lines.append(tuple(a) + tuple(dv[i]) if exact else tuple(a.tolist()) + tuple(dv[i].tolist()))
     out = []
     limit = 0.2 * float(lns[0]) + 4  # a corner that moves further is a bad fit: keep the quad
     for i in range(4):
-        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        p = _meet(lines[i - 1], lines[i])
         if p is None or math.hypot(p[0] - quad[i, 0], p[1] - quad[i, 1]) > limit:
             return quad
         out.append(p)
@@ -652,7 +693,8 @@ def _lone_cards(contours) -> list:
             refined.append(None)
             continue
         pts = c.reshape(-1, 2).astype(np.float64)
-        q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts))
+        fits: dict = {}
+        q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2, fits=fits), pts, fits=fits))
         long_ = long_side(q)
         refined.append((q, long_ if REFINED_SIZE and 0.9 < long_ / r[1] < 1.15 else r[1]))
     return refined
@@ -774,8 +816,9 @@ def _fitted(c, kept, scores, others, blob_hint: float, gray) -> List[Detection]:
     for score, quad, alts in zip(scores, kept, others):
         q0 = order_corners(quad).astype(np.float64)
         supported: list = []
-        q1 = _refine(q0, pts, 0.08 * blob_hint + 2, supported=supported)
-        q2 = _refine(q1, pts, 2.5, gray)
+        fits: dict = {}
+        q1 = _refine(q0, pts, 0.08 * blob_hint + 2, supported=supported, fits=fits)
+        q2 = _refine(q1, pts, 2.5, gray, fits=fits)
         # a side hidden under another card can latch onto that card's edge: keep the card size
         q0_long = long_side(q0)
         q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), None)
