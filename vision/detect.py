@@ -271,7 +271,14 @@ def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=Tru
     ub = np.stack([short_px * sc, long_px * sc], axis=1)[None]
     ok = ~((la > ua * 1.12) | (lb > ub * 1.12))
     a = p + da * ua[..., None]
-    quads = np.stack(np.broadcast_arrays(p, a, a + db * ub[..., None], p + db * ub[..., None]), axis=3)
+    b = db * ub[..., None]
+    # (corner, scale, turn, corner of the card, 2), filled in place (np.stack of the broadcast
+    # arrays copied them twice)
+    quads = np.empty(a.shape[:3] + (4, 2))
+    quads[:, :, :, 0] = p
+    quads[:, :, :, 1] = a
+    quads[:, :, :, 2] = a + b
+    quads[:, :, :, 3] = p + b
     if centre_in_mask:
         h, w = mask.shape
         cx, cy = np.moveaxis(p + (da * ua[..., None] + db * ub[..., None]) * 0.5, -1, 0)
@@ -282,8 +289,8 @@ def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=Tru
     inside[ok] = _quad_supports(mask, quads[ok])
     ok &= inside >= 0.9
     score = np.full(ok.shape, -np.inf)
-    penalty = np.broadcast_to(np.abs(sc - 1.0)[None, :, None], ok.shape)
-    score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty[ok]
+    penalty = np.abs(sc - 1.0)[np.nonzero(ok)[1]]  # each kept card's scale's
+    score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty
     out = []
     for i in range(len(corners)):
         best, best_turn = None, 0
@@ -921,8 +928,9 @@ def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
         tm = (keep * t).sum(axis=1) / nn
         om = (keep * o).sum(axis=1) / nn
         dt = t - tm[:, None]
-        var = (keep * dt * dt).sum(axis=1) + 1e-9
-        r = (keep * dt * (o - om[:, None])).sum(axis=1) / var
+        kdt = keep * dt  # the first product of both sums below, made once
+        var = (kdt * dt).sum(axis=1) + 1e-9
+        r = (kdt * (o - om[:, None])).sum(axis=1) / var
         p = om - r * tm
         res = np.abs(o - (p[:, None] + r[:, None] * t))
         lim = np.maximum(0.75, 2.5 * (keep * res).sum(axis=1) / nn)
@@ -955,10 +963,15 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     n = d[:, ::-1] * _LEFT  # (-dy, dx)
     flip = np.einsum("ij,ij->i", c - a, n) < 0
     n[flip] *= -1  # n points into the card
-    base = a[:, None, :] + (t[None, :] * ln[:, None])[..., None] * d[:, None, :]  # (4, S, 2)
-    pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]  # (4, S, O, 2)
-    pts = pts.reshape(4 * samples, len(offs), 2).astype(np.float32)
-    prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+    # where the profiles are read, (side, sample, offset) for x and then y: made apart, the same
+    # numbers as from (..., 2) points, and remap gets them as the whole arrays it wants
+    along = t[None, :] * ln[:, None]
+    maps = []
+    for c_ in (0, 1):
+        base = a[:, None, c_] + along * d[:, None, c_]
+        xy = base[:, :, None] + offs[None, None, :] * n[:, None, None, c_]
+        maps.append(xy.reshape(4 * samples, len(offs)).astype(np.float32))
+    prof = cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     k = 4  # 2 px either side, in half-pixel steps
     m = prof.shape[1]
@@ -976,18 +989,25 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     off = (offs[idx[j]] - 0.25 + frac * 0.5).reshape(4, samples)
     strong = (r1 > 20).reshape(4, samples)
     need = min_frac * samples
-    ps, rs, ok = _fit_offsets(t[None, :] * ln[:, None], off, strong, need)
+    ps, rs, ok = _fit_offsets(along, off, strong, need)
+    # the four lines and their corners on Python floats (`_meet`): the same operations as on
+    # 2-vectors (np.linalg.norm of one is the square root of its plain sum of squares)
     lines = []
-    for i in range(4):
-        if not ok[i]:
-            lines.append((a[i], d[i]))
+    for (ax, ay), (dx, dy), (nx, ny), pi, ri, oki in zip(a.tolist(), d.tolist(), n.tolist(),
+                                                          ps.tolist(), rs.tolist(), ok.tolist()):
+        if not oki:
+            lines.append((ax, ay, dx, dy))
             continue
-        dd = d[i] + rs[i] * n[i]
-        lines.append((a[i] + ps[i] * n[i], dd / np.hypot(*dd)))
+        ddx, ddy = dx + ri * nx, dy + ri * ny
+        norm = np.hypot(ddx, ddy)
+        lines.append((ax + pi * nx, ay + pi * ny, ddx / norm, ddy / norm))
     out = []
-    for i in range(4):
-        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
-        if p is None or np.linalg.norm(p - q[i]) > 2 * reach:
+    for i, (qx, qy) in enumerate(q.tolist()):
+        p = _meet(lines[i - 1], lines[i])
+        if p is None:
+            return q.astype(np.float32)
+        ex, ey = p[0] - qx, p[1] - qy
+        if math.sqrt(ex * ex + ey * ey) > 2 * reach:
             return q.astype(np.float32)
         out.append(p)
     return np.array(out, np.float32)
