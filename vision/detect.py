@@ -779,12 +779,16 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
     kept: List[np.ndarray] = []
     scores: List[float] = []
     others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
+    # the kept cards' centres as floats: `_centre` and np.linalg.norm's sums, in the same order,
+    # without numpy's per-call cost on 2-vectors for every pair of candidate and kept card
+    centres: List[tuple] = []
 
     def keep(cands):
         for score, quad, other in cands:
-            centre = _centre(quad)
-            j = next((j for j, k in enumerate(kept)
-                      if np.linalg.norm(centre - _centre(k)) < blob_hint * 0.3), None)
+            (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+            x, y = (ax + bx + cx + dx) * 0.25, (ay + by + cy + dy) * 0.25
+            j = next((j for j, (kx, ky) in enumerate(centres)
+                      if math.sqrt((x - kx) * (x - kx) + (y - ky) * (y - ky)) < blob_hint * 0.3), None)
             if j is not None:
                 # nearly as well supported, placed differently: an alternate of that card
                 if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
@@ -792,6 +796,7 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales):
                     others[j].append(quad)
                 continue
             kept.append(quad)
+            centres.append((x, y))
             scores.append(score)
             others.append([] if other is None else [other])
     keep(hyps)
