@@ -927,9 +927,11 @@ def side_variants(corners: np.ndarray, steps=(-0.06, 0.06)):
 
 def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
     """Per side (rows), offset = p + r t through the points with w set, trimming outliers twice:
-    (p, r, ok) arrays of 4."""
+    (p, r, ok) arrays of 4. A round that keeps the points it fitted is a fixed point: every
+    further round would fit them again to the same numbers, so the rounds stop there."""
     keep = w.copy()
     for _ in range(3):
+        kept = keep
         n = keep.sum(axis=1)
         nn = np.maximum(n, 1)
         tm = (keep * t).sum(axis=1) / nn
@@ -942,6 +944,8 @@ def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
         res = np.abs(o - (p[:, None] + r[:, None] * t))
         lim = np.maximum(0.75, 2.5 * (keep * res).sum(axis=1) / nn)
         keep = w & (res < lim[:, None])
+        if np.array_equal(keep, kept):
+            break
     return p, r, (keep.sum(axis=1) >= need) & (w.sum(axis=1) >= need)
 
 
