@@ -127,35 +127,45 @@ def _edges(poly: np.ndarray, min_len: float):
 def _corners(poly: np.ndarray, min_len: float):
     """Right-angled convex corners between consecutive long edges (allowing a short chamfer
     between them, which is how a rounded card corner looks): (point, dir_a, len_a, dir_b, len_b),
-    with dir_a/dir_b pointing away from the corner along the two edges."""
-    edges = _edges(poly, min_len)
+    with dir_a/dir_b pointing away from the corner along the two edges. The edges' numbers are
+    taken out as Python floats for the pair tests (numpy's per-call cost on 2-vectors was most of
+    the time: some twenty pairs a blob); the same operations in the same order, and the
+    directions come out as tuples. (np.dot of two 2-vectors is their plain sum of products: the
+    same on 200 000 random pairs.)"""
     n = len(poly)
+    d = np.empty_like(poly)
+    d[:-1] = poly[1:] - poly[:-1]
+    d[-1] = poly[0] - poly[-1]
+    lns = np.hypot(d[:, 0], d[:, 1])
+    long_ = np.flatnonzero(lns >= min_len)
+    idx, lens = long_.tolist(), lns[long_].tolist()
+    starts, ends = poly[long_].tolist(), poly[(long_ + 1) % n].tolist()
+    dirs = (d[long_] / lns[long_, None]).tolist()  # `_edges`' directions
+    m = len(idx)
     out = []
     area_sign = np.sign(cv2.contourArea(poly.astype(np.float32), oriented=True)) or 1.0
-    pairs = [(k, (k + 1) % len(edges)) for k in range(len(edges))]
-    if CHAMFER_EDGES and len(edges) >= 4:
+    pairs = [(k, (k + 1) % m) for k in range(m)]
+    if CHAMFER_EDGES and m >= 4:
         # a rounded corner can come out of the polygon approximation as one edge just long
         # enough to count: pair the edges either side of it too
-        pairs += [(k, (k + 2) % len(edges)) for k in range(len(edges))]
+        pairs += [(k, (k + 2) % m) for k in range(m)]
     for k, k2 in pairs:
-        i, a1, b1, d1, l1 = edges[k]
-        j, a2, b2, d2, l2 = edges[k2]
+        i, j = idx[k], idx[k2]
         gap = (j - i) % n
-        if gap < 1 or gap > 3 or len(edges) < 2:
+        if gap < 1 or gap > 3 or m < 2:
             continue
-        if gap > 1 and np.hypot(*(a2 - b1)) > max(0.35 * min(l1, l2), 6, min_len):
+        l1, l2 = lens[k], lens[k2]
+        (ax, ay), (bx, by) = starts[k2], ends[k]  # the second edge's start, the first's end
+        if gap > 1 and np.hypot(ax - bx, ay - by) > max(0.35 * min(l1, l2), 6, min_len):
             continue
-        if abs(float(np.dot(d1, d2))) > 0.26:  # not within ~15 degrees of a right angle
+        (d1x, d1y), (d2x, d2y) = dirs[k], dirs[k2]
+        if abs(d1x * d2x + d1y * d2y) > 0.26:  # not within ~15 degrees of a right angle
             continue
-        turn = d1[0] * d2[1] - d1[1] * d2[0]
-        if np.sign(turn) != -area_sign and np.sign(turn) != 0:
-            pass
-        if np.sign(turn) * area_sign > 0 and False:
-            continue
-        p = _line_intersection(a1, d1, a2, d2)
+        turn = d1x * d2y - d1y * d2x
+        p = _meet(tuple(starts[k]) + (d1x, d1y), (ax, ay, d2x, d2y))
         if p is None:
             continue
-        out.append((p, -d1, l1, d2, l2, turn * area_sign))
+        out.append((np.array(p), (-d1x, -d1y), l1, (d2x, d2y), l2, turn * area_sign))
     return out
 
 
@@ -181,7 +191,9 @@ def _quad_supports(mask: np.ndarray, quads: np.ndarray) -> np.ndarray:
         cv2.fillConvexPoly(poly, pts[k], 255)
         area = cv2.countNonZero(poly)
         if area:
-            out[k] = cv2.countNonZero(cv2.bitwise_and(poly, roi)) / area
+            # the filled 255s where the mask is set, summed: exactly 255 times the pixels of
+            # both, in a third of the time of cv2.bitwise_and and cv2.countNonZero
+            out[k] = cv2.norm(poly, cv2.NORM_L1, mask=roi) / 255 / area
     return out
 
 
@@ -209,14 +221,6 @@ def _clean_quad(contour: np.ndarray):
     return q, long_
 
 
-def _gather(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    h, w = img.shape[:2]
-    # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
-    xs = np.minimum(np.maximum((pts[..., 0] + 0.5).astype(np.int32), 0), w - 1)
-    ys = np.minimum(np.maximum((pts[..., 1] + 0.5).astype(np.int32), 0), h - 1)
-    return img[ys, xs]
-
-
 _T10 = np.linspace(0.1, 0.9, 10)
 _LEFT = np.array([-1.0, 1.0])  # (dx, dy)[::-1] * _LEFT = (-dy, dx), the normal of a side
 _OFFS = np.array([0.0, 1.5, 2.5, -2.0, -3.5, -5.0])
@@ -233,11 +237,21 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     c = ((quads[:, 0] + quads[:, 1] + quads[:, 2] + quads[:, 3]) * 0.25)[:, None, :] - quads
     n[c[..., 0] * n[..., 0] + c[..., 1] * n[..., 1] < 0] *= -1  # normals point into the card
     p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
-    q = p[:, None] + _OFFS[None, :, None, None, None] * n[:, None, :, None, :]  # (k, 6, 4, 10, 2)
-    g = _gather(edges, q)  # (k, 6, 4, 10, 2)
-    at = g[:, 0, :, :, 0]
+    # the nearest pixel of each point (k, offset, side, point), x and y made apart: the same sums
+    # as on (..., 2) points; then gathered from the planes' rows by flat index, the outline at
+    # the first offset and the grey level at the others (indexing the (h, w, 2) planes with two
+    # index arrays took four times as long)
+    h, w = edges.shape[:2]
+    ij = []
+    for c_, size in ((0, w), (1, h)):
+        q = p[:, None, :, :, c_] + _OFFS[None, :, None, None] * n[:, None, :, None, c_]
+        # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
+        ij.append(np.minimum(np.maximum((q + 0.5).astype(np.int32), 0), size - 1))
+    flat = ij[1] * w + ij[0]
+    rows = edges.reshape(-1, 2)
+    at = rows[flat[:, 0], 0]
     on_outline = at == 1
-    g = g[:, 1:, :, :, 1].astype(np.float32)
+    g = rows[flat[:, 1:], 1].astype(np.float32)
     inside = (g[:, 0] + g[:, 1]) * 0.5
     outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
@@ -282,7 +296,14 @@ def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=Tru
     ub = np.stack([short_px * sc, long_px * sc], axis=1)[None]
     ok = ~((la > ua * 1.12) | (lb > ub * 1.12))
     a = p + da * ua[..., None]
-    quads = np.stack(np.broadcast_arrays(p, a, a + db * ub[..., None], p + db * ub[..., None]), axis=3)
+    b = db * ub[..., None]
+    # (corner, scale, turn, corner of the card, 2), filled in place (np.stack of the broadcast
+    # arrays copied them twice)
+    quads = np.empty(a.shape[:3] + (4, 2))
+    quads[:, :, :, 0] = p
+    quads[:, :, :, 1] = a
+    quads[:, :, :, 2] = a + b
+    quads[:, :, :, 3] = p + b
     if centre_in_mask:
         h, w = mask.shape
         cx, cy = np.moveaxis(p + (da * ua[..., None] + db * ub[..., None]) * 0.5, -1, 0)
@@ -299,8 +320,8 @@ def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=Tru
         seen[ok] = _quad_supports(hands.cut, quads[ok])
         ok &= seen >= HAND_SEEN
     score = np.full(ok.shape, -np.inf)
-    penalty = np.broadcast_to(np.abs(sc - 1.0)[None, :, None], ok.shape)
-    score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty[ok]
+    penalty = np.abs(sc - 1.0)[np.nonzero(ok)[1]]  # each kept card's scale's
+    score[ok] = inside[ok] + _side_supports(edges, quads[ok]) - penalty
     out = []
     for i in range(len(corners)):
         best, best_turn = None, 0
@@ -490,36 +511,75 @@ _T12 = np.linspace(0.15, 0.85, 12)  # where along the side the profiles are read
 def _snap_side(gray: np.ndarray, a, b, centre) -> np.ndarray:
     """A side that is not on the blob outline (it crosses another card) moved along its normal to
     the strongest light-inside / darker-outside edge nearby; returns a point on the new line."""
-    d = (b - a) / (np.hypot(*(b - a)) + 1e-9)
+    ab = b - a
+    d = ab / (np.hypot(*ab) + 1e-9)
     n = np.array([-d[1], d[0]])
     if np.dot(centre - a, n) < 0:
         n = -n
-    rng = max(3.0, 0.07 * float(np.hypot(*(b - a))) * CARD_ASPECT)
+    rng = max(3.0, 0.07 * float(np.hypot(*ab)) * CARD_ASPECT)
     shifts = np.arange(-rng, rng + 0.01, 0.5)
-    base = a[None, None, :] + _T12[None, :, None] * (b - a)[None, None, :] + shifts[:, None, None] * n
     h, w = gray.shape
 
-    # the five profiles across the side, read in one gather
-    q = base[None] + _SNAP_OFFS[:, None, None, None] * n
-    g = gray[np.minimum(np.maximum(np.rint(q[..., 1]).astype(int), 0), h - 1),
-             np.minimum(np.maximum(np.rint(q[..., 0]).astype(int), 0), w - 1)].astype(np.float32)
-    inside = (g[0] + g[1]) * 0.5
-    outside = (g[2] + g[3] + g[4]) / 3.0
-    resp = np.minimum(np.maximum(inside - outside, -40), 40).mean(axis=1)
+    # the five profiles across the side (offset, shift, place along it), read in one gather from
+    # the flat image; x and y are made apart, each the same sums as on (..., 2) points, without
+    # picking every other number out of those afterwards
+    at = []
+    for c, size in ((0, w), (1, h)):
+        base = a[c] + _T12[None, :] * ab[c] + shifts[:, None] * n[c]
+        q = np.rint(base[None] + _SNAP_OFFS[:, None, None] * n[c]).astype(int)
+        at.append(np.minimum(np.maximum(q, 0), size - 1))
+    g = gray.reshape(-1)[at[1] * w + at[0]].astype(np.float32)
+    step = (g[0] + g[1]) * 0.5 - (g[2] + g[3] + g[4]) / 3.0  # inside less outside
+    np.maximum(step, -40, out=step)
+    np.minimum(step, 40, out=step)
+    # step.mean(axis=1) as numpy makes it (sum, then divided by the count as an intp), without
+    # the Python layer of np.mean
+    resp = np.add.reduce(step, axis=1)
+    np.true_divide(resp, np.intp(step.shape[1]), out=resp, casting="unsafe")
     k = int(np.argmax(resp))
     return a + n * shifts[k] if resp[k] > 12 else a
 
 
+def _fit_line(pts: np.ndarray, fits: Optional[dict]):
+    """cv2.fitLine (Huber) of float32 points as (x0, y0, vx, vy), looked up in ``fits`` if these
+    very points were fitted before: a card's second `_refine` often selects the same points along
+    a side as its first (a seventh of the fits of a frame), and the fit depends on them alone."""
+    key = pts.tobytes() if fits is not None else None
+    line = fits.get(key) if fits is not None else None
+    if line is None:
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        line = (x0, y0, vx, vy)
+        if fits is not None:
+            fits[key] = line
+    return line
+
+
+def _meet(l1: tuple, l2: tuple):
+    """`_line_intersection` of two lines given as (x, y, dx, dy) scalars: the same operations, in
+    the same order and the same types, on scalars rather than 2-vectors (numpy's per-call cost on
+    a 2-vector was most of the time of one, four times a `_refine`)."""
+    x1, y1, dx1, dy1 = l1
+    x2, y2, dx2, dy2 = l2
+    det = dy1 * dx2 - dx1 * dy2
+    if abs(det) < 1e-6:
+        return None
+    rx, ry = x2 - x1, y2 - y1
+    t = (ry * dx2 - rx * dy2) / det
+    return x1 + t * dx1, y1 + t * dy1
+
+
 def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None,
-            supported: Optional[list] = None) -> np.ndarray:
+            supported: Optional[list] = None, fits: Optional[dict] = None) -> np.ndarray:
     """Fit a straight line to the outline points along each side and intersect neighbours: the
     true corner of a rounded card is where its straight edges meet. Sides without support (hidden
     under another card or a hand) keep their line. ``supported``, if given, gets per side whether
-    outline points placed it."""
+    outline points placed it. ``fits``: `_fit_line`'s lookup, shared by the refinements of one
+    card."""
     lines = []
     # only outline points near the quadrilateral matter (a merged blob's outline is long)
     lo, hi = quad.min(axis=0) - tol, quad.max(axis=0) + tol
-    pts = pts[((pts >= lo) & (pts <= hi)).all(axis=1)]
+    x, y = pts[:, 0], pts[:, 1]  # by column: half the time of comparing the pairs
+    pts = pts[(x >= lo[0]) & (x <= hi[0]) & (y >= lo[1]) & (y <= hi[1])]
     # every side at once: position along it (t) and distance from it, for every point
     dv = quad[_NEXT] - quad
     lns = np.hypot(dv[:, 0], dv[:, 1])
@@ -529,32 +589,34 @@ def _refine(quad: np.ndarray, pts: np.ndarray, tol: float = 2.5, gray=None,
     ts = pts @ dv.T - (quad * dv).sum(axis=1)
     dists = pts @ nv.T - (quad * nv).sum(axis=1)
     near = (np.abs(dists) < tol) & (ts > 0.15 * lns) & (ts < 0.85 * lns)
+    # the lines as scalars for `_meet`: Python floats for a float64 quadrilateral; numpy scalars
+    # of the arrays' own types otherwise, so that a float32 quadrilateral's unsupported sides
+    # meet in float32 arithmetic, as the 2-vectors did
+    exact = quad.dtype != np.float64
+    f64 = np.float64 if exact else float
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = dv[i]
         ln = float(lns[i])
         sel = pts[near[:, i]]
         enough = len(sel) >= max(6, 0.25 * ln)
         if supported is not None:
             supported.append(enough)
         if enough:
-            vx, vy, x0, y0 = cv2.fitLine(sel.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            x0, y0, vx, vy = _fit_line(sel.astype(np.float32), fits)
             if TRIM_FIT:
                 # points of a neighbouring card's outline pull the fit: refit on the points near it
                 res = np.abs((sel[:, 0] - x0) * vy - (sel[:, 1] - y0) * vx)
                 close = sel[res < 1.5]
                 if len(close) >= max(6, 0.25 * ln) and len(close) < len(sel):
-                    vx, vy, x0, y0 = cv2.fitLine(close.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                                 0.01).ravel()
-            lines.append((np.array([x0, y0], float), np.array([vx, vy], float)))
-        elif gray is not None:
-            lines.append((_snap_side(gray, a, b, _centre(quad)), d))
+                    x0, y0, vx, vy = _fit_line(close.astype(np.float32), fits)
+            lines.append((f64(x0), f64(y0), f64(vx), f64(vy)))
         else:
-            lines.append((a, d))
+            a = _snap_side(gray, quad[i], quad[(i + 1) % 4], _centre(quad)) if gray is not None \
+                else quad[i]
+            lines.append(tuple(a) + tuple(dv[i]) if exact else tuple(a.tolist()) + tuple(dv[i].tolist()))
     out = []
     limit = 0.2 * float(lns[0]) + 4  # a corner that moves further is a bad fit: keep the quad
     for i in range(4):
-        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
+        p = _meet(lines[i - 1], lines[i])
         if p is None or math.hypot(p[0] - quad[i, 0], p[1] - quad[i, 1]) > limit:
             return quad
         out.append(p)
@@ -730,7 +792,8 @@ def _lone_cards(contours, hands: Optional[Hands] = None) -> list:
             refined.append(None)
             continue
         pts = c.reshape(-1, 2).astype(np.float64)
-        q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2), pts))
+        fits: dict = {}
+        q = order_corners(_refine(_refine(r[0], pts, 0.08 * r[1] + 2, fits=fits), pts, fits=fits))
         long_ = long_side(q)
         refined.append((q, long_ if REFINED_SIZE and 0.9 < long_ / r[1] < 1.15 else r[1]))
     return refined
@@ -789,12 +852,16 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales, hands: Optional[
     kept: List[np.ndarray] = []
     scores: List[float] = []
     others: List[List[np.ndarray]] = []  # per kept card, its alternate placements
+    # the kept cards' centres as floats: `_centre` and np.linalg.norm's sums, in the same order,
+    # without numpy's per-call cost on 2-vectors for every pair of candidate and kept card
+    centres: List[tuple] = []
 
     def keep(cands):
         for score, quad, other in cands:
-            centre = _centre(quad)
-            j = next((j for j, k in enumerate(kept)
-                      if np.linalg.norm(centre - _centre(k)) < blob_hint * 0.3), None)
+            (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+            x, y = (ax + bx + cx + dx) * 0.25, (ay + by + cy + dy) * 0.25
+            j = next((j for j, (kx, ky) in enumerate(centres)
+                      if math.sqrt((x - kx) * (x - kx) + (y - ky) * (y - ky)) < blob_hint * 0.3), None)
             if j is not None:
                 # nearly as well supported, placed differently: an alternate of that card
                 if ALTERNATES and score >= scores[j] - ALTERNATE_GAP and len(others[j]) < 2 \
@@ -802,6 +869,7 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales, hands: Optional[
                     others[j].append(quad)
                 continue
             kept.append(quad)
+            centres.append((x, y))
             scores.append(score)
             others.append([] if other is None else [other])
     keep(hyps)
@@ -856,8 +924,9 @@ def _fitted(c, kept, scores, others, blob_hint: float, gray, hands: Optional[Han
     for score, quad, alts in zip(scores, kept, others):
         q0 = order_corners(quad).astype(np.float64)
         supported: list = []
-        q1 = _refine(q0, pts, 0.08 * blob_hint + 2, supported=supported)
-        q2 = _refine(q1, pts, 2.5, gray)
+        fits: dict = {}
+        q1 = _refine(q0, pts, 0.08 * blob_hint + 2, supported=supported, fits=fits)
+        q2 = _refine(q1, pts, 2.5, gray, fits=fits)
         # a side hidden under another card can latch onto that card's edge: keep the card size
         q0_long = long_side(q0)
         q = next((x for x in (q2, q1) if _size_ok(x, q0_long)), None)
@@ -931,20 +1000,25 @@ def side_variants(corners: np.ndarray, steps=(-0.06, 0.06)):
 
 def _fit_offsets(t: np.ndarray, o: np.ndarray, w: np.ndarray, need: float):
     """Per side (rows), offset = p + r t through the points with w set, trimming outliers twice:
-    (p, r, ok) arrays of 4."""
+    (p, r, ok) arrays of 4. A round that keeps the points it fitted is a fixed point: every
+    further round would fit them again to the same numbers, so the rounds stop there."""
     keep = w.copy()
     for _ in range(3):
+        kept = keep
         n = keep.sum(axis=1)
         nn = np.maximum(n, 1)
         tm = (keep * t).sum(axis=1) / nn
         om = (keep * o).sum(axis=1) / nn
         dt = t - tm[:, None]
-        var = (keep * dt * dt).sum(axis=1) + 1e-9
-        r = (keep * dt * (o - om[:, None])).sum(axis=1) / var
+        kdt = keep * dt  # the first product of both sums below, made once
+        var = (kdt * dt).sum(axis=1) + 1e-9
+        r = (kdt * (o - om[:, None])).sum(axis=1) / var
         p = om - r * tm
         res = np.abs(o - (p[:, None] + r[:, None] * t))
         lim = np.maximum(0.75, 2.5 * (keep * res).sum(axis=1) / nn)
         keep = w & (res < lim[:, None])
+        if np.array_equal(keep, kept):
+            break
     return p, r, (keep.sum(axis=1) >= need) & (w.sum(axis=1) >= need)
 
 
@@ -973,10 +1047,15 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     n = d[:, ::-1] * _LEFT  # (-dy, dx)
     flip = np.einsum("ij,ij->i", c - a, n) < 0
     n[flip] *= -1  # n points into the card
-    base = a[:, None, :] + (t[None, :] * ln[:, None])[..., None] * d[:, None, :]  # (4, S, 2)
-    pts = base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]  # (4, S, O, 2)
-    pts = pts.reshape(4 * samples, len(offs), 2).astype(np.float32)
-    prof = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+    # where the profiles are read, (side, sample, offset) for x and then y: made apart, the same
+    # numbers as from (..., 2) points, and remap gets them as the whole arrays it wants
+    along = t[None, :] * ln[:, None]
+    maps = []
+    for c_ in (0, 1):
+        base = a[:, None, c_] + along * d[:, None, c_]
+        xy = base[:, :, None] + offs[None, None, :] * n[:, None, None, c_]
+        maps.append(xy.reshape(4 * samples, len(offs)).astype(np.float32))
+    prof = cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     k = 4  # 2 px either side, in half-pixel steps
     m = prof.shape[1]
@@ -994,18 +1073,25 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
     off = (offs[idx[j]] - 0.25 + frac * 0.5).reshape(4, samples)
     strong = (r1 > 20).reshape(4, samples)
     need = min_frac * samples
-    ps, rs, ok = _fit_offsets(t[None, :] * ln[:, None], off, strong, need)
+    ps, rs, ok = _fit_offsets(along, off, strong, need)
+    # the four lines and their corners on Python floats (`_meet`): the same operations as on
+    # 2-vectors (np.linalg.norm of one is the square root of its plain sum of squares)
     lines = []
-    for i in range(4):
-        if not ok[i]:
-            lines.append((a[i], d[i]))
+    for (ax, ay), (dx, dy), (nx, ny), pi, ri, oki in zip(a.tolist(), d.tolist(), n.tolist(),
+                                                          ps.tolist(), rs.tolist(), ok.tolist()):
+        if not oki:
+            lines.append((ax, ay, dx, dy))
             continue
-        dd = d[i] + rs[i] * n[i]
-        lines.append((a[i] + ps[i] * n[i], dd / np.hypot(*dd)))
+        ddx, ddy = dx + ri * nx, dy + ri * ny
+        norm = np.hypot(ddx, ddy)
+        lines.append((ax + pi * nx, ay + pi * ny, ddx / norm, ddy / norm))
     out = []
-    for i in range(4):
-        p = _line_intersection(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
-        if p is None or np.linalg.norm(p - q[i]) > 2 * reach:
+    for i, (qx, qy) in enumerate(q.tolist()):
+        p = _meet(lines[i - 1], lines[i])
+        if p is None:
+            return q.astype(np.float32)
+        ex, ey = p[0] - qx, p[1] - qy
+        if math.sqrt(ex * ex + ey * ey) > 2 * reach:
             return q.astype(np.float32)
         out.append(p)
     return np.array(out, np.float32)

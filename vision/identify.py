@@ -545,14 +545,23 @@ class Templates:
             cos, sin = math.cos(th), math.sin(th)  # numpy's on a scalar: 1 us each, 60 times
             return (rel @ np.array(((cos, sin), (-sin, cos)))) * (1.0 + sc) + c0 + (dx, dy)
 
+        scored: Dict[tuple, float] = {}  # (pose, soft) -> score: the search comes back to poses
+
         def score(p, soft):
+            # a step back the way the search came is often the very pose it left (an eighth of
+            # the poses tried): its score is looked up, not warped and matched again
+            key = (tuple(p), soft)
+            v = scored.get(key)
+            if v is not None:
+                return v
             m = cv2.getPerspectiveTransform(quad(p).astype(np.float32), dst)
             small = cv2.warpPerspective(image, m, (2 * FEAT_W, 2 * FEAT_H), flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_REPLICATE)
             light, chroma = self._soft if soft else sharp
             # the card as it lies against the templates both ways round
             lt, ch = _cells_both(small, (False,), SOFT_SIGMA if soft else 0.0)[0]
-            return float((light @ lt.ravel() + chroma @ ch.ravel()).max())
+            v = scored[key] = float((light @ lt.ravel() + chroma @ ch.ravel()).max())
+            return v
 
         # the search's own arithmetic on plain floats (the same numbers as numpy's, without its
         # per-scalar cost)
