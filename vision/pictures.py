@@ -92,8 +92,8 @@ class Silhouette:
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
             # king; the crossed green clubs below as much)
-        if self.share >= 0.65 and a >= 0.36 and e <= 1.65 and 0.5 <= s <= 0.76 and \
-                h["yellow"] >= 0.15:
+        if self.share >= 0.65 and a >= 0.36 and e <= 1.65 and \
+                0.5 <= s <= 0.76 and h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
             return "1B"  # one long green club, not symmetric (a page holding one: 0.41 and up)
@@ -254,6 +254,10 @@ _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _K11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _S3, _S11 = np.ones((3, 3), np.uint8), np.ones((11, 11), np.uint8)
 _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
+COIN_OPENINGS = (_K11, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))  # a held coin
+# (about 30 px across) is parted from what touches it by an opening of 11 px, or, joined to a
+# horse's head by a wider neck (Fournier's caballo of oros: 1.37 long, 0.67 round at 11 px), of
+# 15 px (1.04 long, 0.93 round); the ring of little gold around it is measured on the unopened gold
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -332,13 +336,16 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
     gold = _interior(((hue >= 17) & (hue <= 34) & (sat > 100)).astype(np.uint8), h)
-    for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, _K11), 400, card, keep=True):
-        cx = 0.5 * (p.x0 + p.x1)
-        if p.area <= 1000 and p.elongation <= 1.3 and p.solidity >= 0.93 and \
-                p.roundness >= 0.72 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58):
-            ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
-            if float(gold[ring > 0].mean()) <= 0.16:
-                found["O"] = f"a coin at ({p.x0:.2f}, {p.y0:.2f})"
+    for kernel in COIN_OPENINGS:
+        for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True):
+            cx = 0.5 * (p.x0 + p.x1)
+            if p.area <= 1000 and p.elongation <= 1.3 and p.solidity >= 0.93 and \
+                    p.roundness >= 0.72 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58):
+                ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
+                if float(gold[ring > 0].mean()) <= 0.16:
+                    found["O"] = f"a coin at ({p.x0:.2f}, {p.y0:.2f})"
+        if "O" in found:
+            break
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
     green = _interior(((hue >= 29) & (hue <= 90) & (sat > 90)).astype(np.uint8), h)
