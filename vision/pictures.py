@@ -48,6 +48,10 @@ MARGIN_PAPER = 0.55  # a card that may be covered somewhere unknown is read only
 # eighth of each side's margin is this much paper (measured on such cards of the check seeds
 # read as figures: the 4 wrong ones, under a hand, another card or beyond a misplaced outline,
 # 0.33 at most; 20 of the 39 right ones 0.58 and over)
+MEDALLION_LONG = (1.72, 0.72)  # an ace of oros with its banners may be this long if at least this
+# symmetric (Fournier's, fitting and check seeds: 1.49-1.68 long, symmetry 0.75-0.90; the caballos
+# as yellow and large 1.65-1.83 long but 0.50-0.61 symmetric; a Naipes 8 of oros's coins run into
+# one silhouette 0.93 symmetric but 1.75 long)
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -83,6 +87,11 @@ class Silhouette:
             return "10"  # a club alone (the ace of bastos) is as long, but far from symmetric
         return None
 
+    def _medallion_length(self) -> float:
+        """The longest an ace of oros's silhouette may be: 1.65, or `MEDALLION_LONG` if it is
+        nearly its own mirror image (a medallion is round, a rider on a horse lopsided)."""
+        return MEDALLION_LONG[0] if self.symmetry >= MEDALLION_LONG[1] else 1.65
+
     def emblem(self) -> Optional[str]:
         """The card drawn as one emblem this silhouette is, if clearly one: the aces '1C', '1O',
         '1B' and '1E' (a sword wound with ribbons), and the 3 of bastos (its three clubs crossed:
@@ -92,7 +101,7 @@ class Silhouette:
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
             # king; the crossed green clubs below as much)
-        if self.share >= 0.65 and a >= 0.36 and e <= 1.65 and \
+        if self.share >= 0.65 and a >= 0.36 and e <= self._medallion_length() and \
                 0.5 <= s <= 0.76 and h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
