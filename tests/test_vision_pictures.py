@@ -202,3 +202,38 @@ def test_a_card_that_may_be_covered_is_read_only_with_its_margin_all_paper(name)
             assert pictures.read_unplaced(rect)[0] is None
         else:
             assert pictures.read_unplaced(rect)[0] == code
+
+
+def test_a_coin_held_against_the_horses_head_is_parted_by_a_wider_opening():
+    """Fournier's caballo of oros holds its coin against the horse's head through a neck wider
+    than the first opening parts: a wider one parts it, and the ring about it is still little
+    gold (a coin standing out, not a blob carved from a gold robe)."""
+    card = np.full((180, 120, 3), (215, 228, 236), np.uint8)
+    gold = (40, 190, 235)
+    cv2.circle(card, (36, 34), 14, gold, -1)  # the coin...
+    cv2.rectangle(card, (30, 46), (42, 56), gold, -1)  # ...a neck 13 px wide...
+    cv2.ellipse(card, (40, 64), (14, 9), 0, 0, 360, gold, -1)  # ...to the horse's head
+    assert pictures.figure_suit(card)[0] == "O"
+    first = pictures.COIN_OPENINGS
+    try:
+        pictures.COIN_OPENINGS = first[:1]
+        assert pictures.figure_suit(card)[0] is None  # the first opening leaves them one blob
+    finally:
+        pictures.COIN_OPENINGS = first
+    for seed in (3, 7, 11):
+        (code, rect), = _rendered(_deck("fournier-1878"), ["11O"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+
+
+def test_an_ace_of_oros_nearly_its_own_mirror_image_may_be_longer():
+    """The ace of oros with its banners measures up to 1.68 long: taken to 1.72 if nearly its
+    own mirror image, which a caballo as large and yellow is not, and no longer (a Naipes 8 of
+    oros's coins run into one silhouette, 1.75)."""
+    hues = {"red": 0.07, "orange": 0.08, "yellow": 0.46, "green": 0.11, "blue": 0.01}
+
+    def sil(elongation, symmetry):
+        return pictures.Silhouette(0.42, 0.6, elongation, 0.92, symmetry, hues)
+
+    assert sil(1.67, 0.84).emblem() == "1O"
+    assert sil(1.67, 0.60).emblem() is None
+    assert sil(1.75, 0.93).emblem() is None
