@@ -237,3 +237,12 @@ def test_an_ace_of_oros_nearly_its_own_mirror_image_may_be_longer():
     assert sil(1.67, 0.84).emblem() == "1O"
     assert sil(1.67, 0.60).emblem() is None
     assert sil(1.75, 0.93).emblem() is None
+
+
+def test_a_page_blurred_fuller_is_still_a_sota():
+    """Blurred, a Naipes sota fills more of its outline (0.74): still a page while it is as
+    slender as one; as solid and no longer it is no figure named."""
+    hues = {"red": 0.16, "orange": 0.1, "yellow": 0.36, "green": 0.24, "blue": 0.0}
+    assert pictures.Silhouette(0.29, 0.74, 2.79, 0.99, 0.57, hues).rank() == "10"
+    assert pictures.Silhouette(0.29, 0.74, 2.5, 0.99, 0.57, hues).rank() is None
+    assert pictures.Silhouette(0.29, 0.79, 2.95, 0.99, 0.57, hues).rank() is None
