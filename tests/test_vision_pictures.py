@@ -246,3 +246,14 @@ def test_a_page_blurred_fuller_is_still_a_sota():
     assert pictures.Silhouette(0.29, 0.74, 2.79, 0.99, 0.57, hues).rank() == "10"
     assert pictures.Silhouette(0.29, 0.74, 2.5, 0.99, 0.57, hues).rank() is None
     assert pictures.Silhouette(0.29, 0.79, 2.95, 0.99, 0.57, hues).rank() is None
+
+
+def test_a_compact_rider_is_a_caballo_only_on_a_card_nothing_overlaps():
+    """Blurred, with its club apart, Fournier's caballo of bastos measured 1.36 long: a rider
+    still on a card nothing overlaps; on one another card overlaps, the other card's ink (or its
+    cut) makes any picture compact, so the usual limit holds."""
+    hues = {"red": 0.03, "orange": 0.59, "yellow": 0.35, "green": 0.01, "blue": 0.01}
+    sil = pictures.Silhouette(0.30, 0.71, 1.36, 0.88, 0.50, hues)
+    assert sil.rank(alone=True) == "11"
+    assert sil.rank() is None
+    assert pictures.Silhouette(0.30, 0.71, 1.36, 0.88, 0.80, hues).rank(alone=True) is None

@@ -56,6 +56,12 @@ SOTA_SOLIDITY = 0.76  # a page blurred fills more of its outline (a Naipes sota 
 # 0.74, 2.79 long); still slender (`Silhouette.slenderness` 2.25 asks 2.71+ long at 0.73), which
 # no rey (2.25 long at most) nor caballo is. At the true corners of the fitting and check seeds no
 # other card's silhouette passes the sota's limits with solidity up to 0.78
+CABALLO_LENGTH = {False: 1.65, True: 1.3}  # least elongation of a rider; on a card nothing overlaps,
+# a rider blurred, its club apart, may be compact (Fournier's caballo of bastos in a game: 1.36
+# long, 0.50 symmetric; 1.65-1.83 at the true corners of the fitting and check seeds), lopsided
+# (0.66 at most) unlike the medallion (0.75 and up). Not on a card another overlaps: the other
+# card's ink, or its cut, makes a picture compact too (a built-in caballo, 1.39 long, with a
+# corner of a card over it took that card's frame line for a held blade: 150000+ seeds)
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -76,15 +82,16 @@ class Silhouette:
         1.95 and under)."""
         return self.elongation - 4.0 * (self.solidity - 0.62)
 
-    def rank(self) -> Optional[str]:
-        """'10', '11' or '12' if the silhouette is clearly a figure of that rank, else None."""
+    def rank(self, alone: bool = False) -> Optional[str]:
+        """'10', '11' or '12' if the silhouette is clearly a figure of that rank, else None.
+        ``alone``: nothing overlaps the card, so a compact rider is a rider (`CABALLO_LENGTH`)."""
         a, s, e, y = self.area, self.solidity, self.elongation, self.symmetry
         if self.share < MAIN_SHARE:
             return None
         if s >= 0.78 and 1.5 <= e <= 2.25 and a >= 0.27 and 0.6 <= y <= 0.9:
             return "12"  # robe: fills its outline (0.8-0.92; a rider 0.75 at most)
-        if 0.62 <= s <= 0.77 and 1.65 <= e and self.slenderness <= 2.1 and y <= 0.66 and \
-                a >= 0.26 and self.hues["orange"] >= 0.15:
+        if 0.62 <= s <= 0.77 and CABALLO_LENGTH[alone] <= e and self.slenderness <= 2.1 and \
+                y <= 0.66 and a >= 0.26 and self.hues["orange"] >= 0.15:
             return "11"  # a brown horse (an ace of oros's medallion is as solid, rounder, yellow)
         if 0.48 <= s <= SOTA_SOLIDITY and e <= 3.85 and self.slenderness >= 2.25 and \
                 0.35 <= y <= 0.68 and 0.17 <= a <= 0.34:
@@ -169,7 +176,7 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     card overlapped over at most `SMALL_OVERLAP` of it is read whole, and kept if a figure:
     which of two cards lies on top is often judged wrong (the card on top then looks cut), and
     so small a part turns no figure into another."""
-    code, why = _read_clear(rect_bgr, ink, overlap)
+    code, why = _read_clear(rect_bgr, ink, overlap, alone=overlap is None)
     if code is None and overlap is not None:
         small = float(np.mean(overlap > 0)) <= SMALL_OVERLAP
         margin = margin_paper(rect_bgr)
@@ -224,8 +231,9 @@ def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
 
 
 def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
-                overlap: Optional[np.ndarray]) -> Tuple[Optional[str], str]:
-    """`read_picture` over the part of the card ``overlap`` leaves clear (all of it if None)."""
+                overlap: Optional[np.ndarray], alone: bool = False) -> Tuple[Optional[str], str]:
+    """`read_picture` over the part of the card ``overlap`` leaves clear (all of it if None);
+    ``alone``: nothing overlaps the card (`Silhouette.rank`)."""
     clear_of = None
     if overlap is not None:
         h, w = rect_bgr.shape[:2]
@@ -242,7 +250,7 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     code = sil.emblem()
     if code is not None:
         return code, "ok"
-    rank = sil.rank()
+    rank = sil.rank(alone)
     if rank is None:
         return None, "no picture of a known shape"
     suit, why = figure_suit(rect_bgr)
