@@ -226,9 +226,10 @@ def test_a_coin_held_against_the_horses_head_is_parted_by_a_wider_opening():
 
 
 def test_an_ace_of_oros_nearly_its_own_mirror_image_may_be_longer():
-    """The ace of oros with its banners measures up to 1.68 long: taken to 1.72 if nearly its
-    own mirror image, which a caballo as large and yellow is not, and no longer (a Naipes 8 of
-    oros's coins run into one silhouette, 1.75)."""
+    """The ace of oros with its banners measures up to 1.68 long, and 0.35 of the card with its
+    banners apart: taken to 1.72 and 0.32 if nearly its own mirror image, which a caballo as
+    large and yellow is not, and no longer (a Naipes 8 of oros's coins run into one silhouette,
+    1.75)."""
     hues = {"red": 0.07, "orange": 0.08, "yellow": 0.46, "green": 0.11, "blue": 0.01}
 
     def sil(elongation, symmetry):
@@ -237,6 +238,9 @@ def test_an_ace_of_oros_nearly_its_own_mirror_image_may_be_longer():
     assert sil(1.67, 0.84).emblem() == "1O"
     assert sil(1.67, 0.60).emblem() is None
     assert sil(1.75, 0.93).emblem() is None
+    small = pictures.Silhouette(0.35, 0.58, 1.6, 0.79, 0.88, hues)  # its banners apart
+    assert small.emblem() == "1O"
+    assert pictures.Silhouette(0.35, 0.58, 1.6, 0.79, 0.60, hues).emblem() is None
 
 
 def test_a_page_blurred_fuller_is_still_a_sota():

@@ -51,7 +51,10 @@ MARGIN_PAPER = 0.55  # a card that may be covered somewhere unknown is read only
 MEDALLION_LONG = (1.72, 0.72)  # an ace of oros with its banners may be this long if at least this
 # symmetric (Fournier's, fitting and check seeds: 1.49-1.68 long, symmetry 0.75-0.90; the caballos
 # as yellow and large 1.65-1.83 long but 0.50-0.61 symmetric; a Naipes 8 of oros's coins run into
-# one silhouette 0.93 symmetric but 1.75 long)
+# one silhouette 0.93 symmetric but 1.75 long)...
+MEDALLION_SMALL = 0.32  # ...and as small as this (its banners apart: Fournier's 0.35, share
+# 0.77-0.79; no other card's silhouette 0.28-0.36 of the card passes the medallion's limits at
+# that symmetry, fitting and check seeds at the true corners)
 SOTA_SOLIDITY = 0.76  # a page blurred fills more of its outline (a Naipes sota of bastos in a game:
 # 0.74, 2.79 long); still slender (`Silhouette.slenderness` 2.25 asks 2.71+ long at 0.73), which
 # no rey (2.25 long at most) nor caballo is. At the true corners of the fitting and check seeds no
@@ -98,10 +101,13 @@ class Silhouette:
             return "10"  # a club alone (the ace of bastos) is as long, but far from symmetric
         return None
 
-    def _medallion_length(self) -> float:
-        """The longest an ace of oros's silhouette may be: 1.65, or `MEDALLION_LONG` if it is
-        nearly its own mirror image (a medallion is round, a rider on a horse lopsided)."""
-        return MEDALLION_LONG[0] if self.symmetry >= MEDALLION_LONG[1] else 1.65
+    def _medallion(self) -> Tuple[float, float]:
+        """The longest and the smallest an ace of oros's silhouette may be: 1.65 and 0.36, or
+        `MEDALLION_LONG` and `MEDALLION_SMALL` if it is nearly its own mirror image (a medallion
+        is round, a rider on a horse lopsided)."""
+        if self.symmetry >= MEDALLION_LONG[1]:
+            return MEDALLION_LONG[0], MEDALLION_SMALL
+        return 1.65, 0.36
 
     def emblem(self) -> Optional[str]:
         """The card drawn as one emblem this silhouette is, if clearly one: the aces '1C', '1O',
@@ -112,7 +118,7 @@ class Silhouette:
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
             # king; the crossed green clubs below as much)
-        if self.share >= 0.65 and a >= 0.36 and e <= self._medallion_length() and \
+        if self.share >= 0.65 and a >= self._medallion()[1] and e <= self._medallion()[0] and \
                 0.5 <= s <= 0.76 and h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
