@@ -202,3 +202,62 @@ def test_a_card_that_may_be_covered_is_read_only_with_its_margin_all_paper(name)
             assert pictures.read_unplaced(rect)[0] is None
         else:
             assert pictures.read_unplaced(rect)[0] == code
+
+
+def test_a_coin_held_against_the_horses_head_is_parted_by_a_wider_opening():
+    """Fournier's caballo of oros holds its coin against the horse's head through a neck wider
+    than the first opening parts: a wider one parts it, and the ring about it is still little
+    gold (a coin standing out, not a blob carved from a gold robe)."""
+    card = np.full((180, 120, 3), (215, 228, 236), np.uint8)
+    gold = (40, 190, 235)
+    cv2.circle(card, (36, 34), 14, gold, -1)  # the coin...
+    cv2.rectangle(card, (30, 46), (42, 56), gold, -1)  # ...a neck 13 px wide...
+    cv2.ellipse(card, (40, 64), (14, 9), 0, 0, 360, gold, -1)  # ...to the horse's head
+    assert pictures.figure_suit(card)[0] == "O"
+    first = pictures.COIN_OPENINGS
+    try:
+        pictures.COIN_OPENINGS = first[:1]
+        assert pictures.figure_suit(card)[0] is None  # the first opening leaves them one blob
+    finally:
+        pictures.COIN_OPENINGS = first
+    for seed in (3, 7, 11):
+        (code, rect), = _rendered(_deck("fournier-1878"), ["11O"], seed=seed)
+        assert pictures.read_picture(rect)[0] == code
+
+
+def test_an_ace_of_oros_nearly_its_own_mirror_image_may_be_longer():
+    """The ace of oros with its banners measures up to 1.68 long, and 0.35 of the card with its
+    banners apart: taken to 1.72 and 0.32 if nearly its own mirror image, which a caballo as
+    large and yellow is not, and no longer (a Naipes 8 of oros's coins run into one silhouette,
+    1.75)."""
+    hues = {"red": 0.07, "orange": 0.08, "yellow": 0.46, "green": 0.11, "blue": 0.01}
+
+    def sil(elongation, symmetry):
+        return pictures.Silhouette(0.42, 0.6, elongation, 0.92, symmetry, hues)
+
+    assert sil(1.67, 0.84).emblem() == "1O"
+    assert sil(1.67, 0.60).emblem() is None
+    assert sil(1.75, 0.93).emblem() is None
+    small = pictures.Silhouette(0.35, 0.58, 1.6, 0.79, 0.88, hues)  # its banners apart
+    assert small.emblem() == "1O"
+    assert pictures.Silhouette(0.35, 0.58, 1.6, 0.79, 0.60, hues).emblem() is None
+
+
+def test_a_page_blurred_fuller_is_still_a_sota():
+    """Blurred, a Naipes sota fills more of its outline (0.74): still a page while it is as
+    slender as one; as solid and no longer it is no figure named."""
+    hues = {"red": 0.16, "orange": 0.1, "yellow": 0.36, "green": 0.24, "blue": 0.0}
+    assert pictures.Silhouette(0.29, 0.74, 2.79, 0.99, 0.57, hues).rank() == "10"
+    assert pictures.Silhouette(0.29, 0.74, 2.5, 0.99, 0.57, hues).rank() is None
+    assert pictures.Silhouette(0.29, 0.79, 2.95, 0.99, 0.57, hues).rank() is None
+
+
+def test_a_compact_rider_is_a_caballo_only_on_a_card_nothing_overlaps():
+    """Blurred, with its club apart, Fournier's caballo of bastos measured 1.36 long: a rider
+    still on a card nothing overlaps; on one another card overlaps, the other card's ink (or its
+    cut) makes any picture compact, so the usual limit holds."""
+    hues = {"red": 0.03, "orange": 0.59, "yellow": 0.35, "green": 0.01, "blue": 0.01}
+    sil = pictures.Silhouette(0.30, 0.71, 1.36, 0.88, 0.50, hues)
+    assert sil.rank(alone=True) == "11"
+    assert sil.rank() is None
+    assert pictures.Silhouette(0.30, 0.71, 1.36, 0.88, 0.80, hues).rank(alone=True) is None

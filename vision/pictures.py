@@ -48,6 +48,23 @@ MARGIN_PAPER = 0.55  # a card that may be covered somewhere unknown is read only
 # eighth of each side's margin is this much paper (measured on such cards of the check seeds
 # read as figures: the 4 wrong ones, under a hand, another card or beyond a misplaced outline,
 # 0.33 at most; 20 of the 39 right ones 0.58 and over)
+MEDALLION_LONG = (1.72, 0.72)  # an ace of oros with its banners may be this long if at least this
+# symmetric (Fournier's, fitting and check seeds: 1.49-1.68 long, symmetry 0.75-0.90; the caballos
+# as yellow and large 1.65-1.83 long but 0.50-0.61 symmetric; a Naipes 8 of oros's coins run into
+# one silhouette 0.93 symmetric but 1.75 long)...
+MEDALLION_SMALL = 0.32  # ...and as small as this (its banners apart: Fournier's 0.35, share
+# 0.77-0.79; no other card's silhouette 0.28-0.36 of the card passes the medallion's limits at
+# that symmetry, fitting and check seeds at the true corners)
+SOTA_SOLIDITY = 0.76  # a page blurred fills more of its outline (a Naipes sota of bastos in a game:
+# 0.74, 2.79 long); still slender (`Silhouette.slenderness` 2.25 asks 2.71+ long at 0.73), which
+# no rey (2.25 long at most) nor caballo is. At the true corners of the fitting and check seeds no
+# other card's silhouette passes the sota's limits with solidity up to 0.78
+CABALLO_LENGTH = {False: 1.65, True: 1.3}  # least elongation of a rider; on a card nothing overlaps,
+# a rider blurred, its club apart, may be compact (Fournier's caballo of bastos in a game: 1.36
+# long, 0.50 symmetric; 1.65-1.83 at the true corners of the fitting and check seeds), lopsided
+# (0.66 at most) unlike the medallion (0.75 and up). Not on a card another overlaps: the other
+# card's ink, or its cut, makes a picture compact too (a built-in caballo, 1.39 long, with a
+# corner of a card over it took that card's frame line for a held blade: 150000+ seeds)
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -68,20 +85,29 @@ class Silhouette:
         1.95 and under)."""
         return self.elongation - 4.0 * (self.solidity - 0.62)
 
-    def rank(self) -> Optional[str]:
-        """'10', '11' or '12' if the silhouette is clearly a figure of that rank, else None."""
+    def rank(self, alone: bool = False) -> Optional[str]:
+        """'10', '11' or '12' if the silhouette is clearly a figure of that rank, else None.
+        ``alone``: nothing overlaps the card, so a compact rider is a rider (`CABALLO_LENGTH`)."""
         a, s, e, y = self.area, self.solidity, self.elongation, self.symmetry
         if self.share < MAIN_SHARE:
             return None
         if s >= 0.78 and 1.5 <= e <= 2.25 and a >= 0.27 and 0.6 <= y <= 0.9:
             return "12"  # robe: fills its outline (0.8-0.92; a rider 0.75 at most)
-        if 0.62 <= s <= 0.77 and 1.65 <= e and self.slenderness <= 2.1 and y <= 0.66 and \
-                a >= 0.26 and self.hues["orange"] >= 0.15:
+        if 0.62 <= s <= 0.77 and CABALLO_LENGTH[alone] <= e and self.slenderness <= 2.1 and \
+                y <= 0.66 and a >= 0.26 and self.hues["orange"] >= 0.15:
             return "11"  # a brown horse (an ace of oros's medallion is as solid, rounder, yellow)
-        if 0.48 <= s <= 0.71 and e <= 3.85 and self.slenderness >= 2.25 and 0.35 <= y <= 0.68 \
-                and 0.17 <= a <= 0.34:
+        if 0.48 <= s <= SOTA_SOLIDITY and e <= 3.85 and self.slenderness >= 2.25 and \
+                0.35 <= y <= 0.68 and 0.17 <= a <= 0.34:
             return "10"  # a club alone (the ace of bastos) is as long, but far from symmetric
         return None
+
+    def _medallion(self) -> Tuple[float, float]:
+        """The longest and the smallest an ace of oros's silhouette may be: 1.65 and 0.36, or
+        `MEDALLION_LONG` and `MEDALLION_SMALL` if it is nearly its own mirror image (a medallion
+        is round, a rider on a horse lopsided)."""
+        if self.symmetry >= MEDALLION_LONG[1]:
+            return MEDALLION_LONG[0], MEDALLION_SMALL
+        return 1.65, 0.36
 
     def emblem(self) -> Optional[str]:
         """The card drawn as one emblem this silhouette is, if clearly one: the aces '1C', '1O',
@@ -92,8 +118,8 @@ class Silhouette:
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
             # king; the crossed green clubs below as much)
-        if self.share >= 0.65 and a >= 0.36 and e <= 1.65 and 0.5 <= s <= 0.76 and \
-                h["yellow"] >= 0.15:
+        if self.share >= 0.65 and a >= self._medallion()[1] and e <= self._medallion()[0] and \
+                0.5 <= s <= 0.76 and h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
             return "1B"  # one long green club, not symmetric (a page holding one: 0.41 and up)
@@ -156,7 +182,7 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     card overlapped over at most `SMALL_OVERLAP` of it is read whole, and kept if a figure:
     which of two cards lies on top is often judged wrong (the card on top then looks cut), and
     so small a part turns no figure into another."""
-    code, why = _read_clear(rect_bgr, ink, overlap)
+    code, why = _read_clear(rect_bgr, ink, overlap, alone=overlap is None)
     if code is None and overlap is not None:
         small = float(np.mean(overlap > 0)) <= SMALL_OVERLAP
         margin = margin_paper(rect_bgr)
@@ -211,8 +237,9 @@ def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
 
 
 def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
-                overlap: Optional[np.ndarray]) -> Tuple[Optional[str], str]:
-    """`read_picture` over the part of the card ``overlap`` leaves clear (all of it if None)."""
+                overlap: Optional[np.ndarray], alone: bool = False) -> Tuple[Optional[str], str]:
+    """`read_picture` over the part of the card ``overlap`` leaves clear (all of it if None);
+    ``alone``: nothing overlaps the card (`Silhouette.rank`)."""
     clear_of = None
     if overlap is not None:
         h, w = rect_bgr.shape[:2]
@@ -229,7 +256,7 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     code = sil.emblem()
     if code is not None:
         return code, "ok"
-    rank = sil.rank()
+    rank = sil.rank(alone)
     if rank is None:
         return None, "no picture of a known shape"
     suit, why = figure_suit(rect_bgr)
@@ -254,6 +281,10 @@ _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _K11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _S3, _S11 = np.ones((3, 3), np.uint8), np.ones((11, 11), np.uint8)
 _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
+COIN_OPENINGS = (_K11, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))  # a held coin
+# (about 30 px across) is parted from what touches it by an opening of 11 px, or, joined to a
+# horse's head by a wider neck (Fournier's caballo of oros: 1.37 long, 0.67 round at 11 px), of
+# 15 px (1.04 long, 0.93 round); the ring of little gold around it is measured on the unopened gold
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -332,13 +363,16 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
     gold = _interior(((hue >= 17) & (hue <= 34) & (sat > 100)).astype(np.uint8), h)
-    for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, _K11), 400, card, keep=True):
-        cx = 0.5 * (p.x0 + p.x1)
-        if p.area <= 1000 and p.elongation <= 1.3 and p.solidity >= 0.93 and \
-                p.roundness >= 0.72 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58):
-            ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
-            if float(gold[ring > 0].mean()) <= 0.16:
-                found["O"] = f"a coin at ({p.x0:.2f}, {p.y0:.2f})"
+    for kernel in COIN_OPENINGS:
+        for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True):
+            cx = 0.5 * (p.x0 + p.x1)
+            if p.area <= 1000 and p.elongation <= 1.3 and p.solidity >= 0.93 and \
+                    p.roundness >= 0.72 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58):
+                ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
+                if float(gold[ring > 0].mean()) <= 0.16:
+                    found["O"] = f"a coin at ({p.x0:.2f}, {p.y0:.2f})"
+        if "O" in found:
+            break
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
     green = _interior(((hue >= 29) & (hue <= 90) & (sat > 90)).astype(np.uint8), h)
