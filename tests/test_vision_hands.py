@@ -21,8 +21,9 @@ def _half(image):
 def test_a_hand_reaching_in_is_found_and_the_cards_are_not():
     cards = [synth.Placed("4O", True, 420, 250, 10), synth.Placed("7C", True, 600, 260, -20),
              synth.Placed(None, False, 250, 250, 3)]
+    hand = synth.Hand(470, 260, 0.0, 200)
     scene = synth.Scene(cards, synth.builtin(40), Camera(height_mm=750, hfov_deg=66),
-                        synth.TableSpec(cloth_seed=3), synth.Nuisances(hands=(synth.Hand(470, 260, 0.0, 200),)))
+                        synth.TableSpec(cloth_seed=3), synth.Nuisances(hands=(hand,)))
     fr = synth.render_scene(scene, seed=1)
     small, mask = _half(fr.image)
     found = hands.find_hands(small, mask, 45 * 45 / 1.55)

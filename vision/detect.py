@@ -845,7 +845,8 @@ def _blob_cards(c, mask, gray, blob_hint: float, edges, scales, hands: Optional[
     """The cards of a merged blob, as (quads, their scores, their alternate placements): the
     best-supported hypotheses at its corners, one per card centre, then cards along the long
     outline edges beside whatever part of the blob they leave unexplained."""
-    every = sorted(_hypotheses(c, mask, blob_hint, edges, scales, HYP_WEAK if WEAK_HYPOTHESES else None, hands),
+    floor = HYP_WEAK if WEAK_HYPOTHESES else None
+    every = sorted(_hypotheses(c, mask, blob_hint, edges, scales, floor, hands),
                    key=lambda t: -t[0])
     hyps = [h for h in every if h[0] + 1.0 > HYP_MIN]
     weak = [h for h in every if h[0] + 1.0 <= HYP_MIN]
@@ -915,7 +916,8 @@ def _explains(quad: np.ndarray, unexplained: np.ndarray, origin) -> bool:
     return bool(free[9]) and int(free[:9].sum()) >= WEAK_UNEXPLAINED
 
 
-def _fitted(c, kept, scores, others, blob_hint: float, gray, hands: Optional[Hands] = None) -> List[Detection]:
+def _fitted(c, kept, scores, others, blob_hint: float, gray,
+            hands: Optional[Hands] = None) -> List[Detection]:
     """A merged blob's cards with their sides fitted to its outline (or, where a side crosses
     another card, snapped to the image edge there), in full-resolution pixels."""
     s = WORK_SCALE

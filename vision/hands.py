@@ -14,8 +14,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
-SKIN_LO = ((0, 50, 90), (170, 50, 90))  # HSV (OpenCV units): orange-red to pink hues, moderately
-SKIN_HI = ((22, 170, 255), (179, 170, 255))  # saturated: paper is greyer, red ink more saturated (a tan hand: 20-21)
+SKIN_LO = ((0, 50, 90), (170, 50, 90))  # HSV (OpenCV units): orange-red to pink hues (a tan palm: 20-21),
+SKIN_HI = ((22, 170, 255), (179, 170, 255))  # moderately saturated: paper is greyer, red ink more saturated
 SKIN_SMOOTH = 6.0  # grey levels: the median local (5 x 5) deviation of skin is 1-3, a speckled back's 12+
 SKIN_MIN_AREA = 0.5  # a hand is at least this many cards' area (card art or a fringe is less)
 NEAR_PX = 2  # outline this close to the hand (half-resolution px) is where the hand was
