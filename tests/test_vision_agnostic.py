@@ -397,7 +397,7 @@ def test_a_face_only_fairly_even_with_pintas_in_a_complete_pattern_is_no_back(na
 
     deck = _deck(name)
     rect = _rects(deck, ["7E"])["7E"]
-    monkeypatch.setattr(agnostic, "is_back", lambda *_: True)  # as the game's frame measured it
+    monkeypatch.setattr(agnostic, "back_kind", lambda *_: "fair")  # as the game's frame measured it
     assert Reader().identify(rect).code == "7E"
     back = Reader().identify(face_to_rect(deck.back))
     assert back.code is None and not back.face_up

@@ -73,11 +73,19 @@ def is_back(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> bool:
     printed paper has texture everywhere. Measured on seeds 20000+ and 60000+ of the three decks
     (cards at least 90% visible): no face called a back, and 65-76 of 66-78 backs told (the rest
     under glare or a hand)."""
+    return back_kind(rect_bgr, keep) is not None
+
+
+def back_kind(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> Optional[str]:
+    """Which of `is_back`'s tests calls the card a back: "even" (its interior under EVEN_BACK),
+    "fair" (fairly even, without plain paper anywhere), or None (a face)."""
     cells = _cell_colours(rect_bgr)
     if _uneven(cells, keep, strips=False) < EVEN_BACK:
-        return True
+        return "even"
     # without plain paper anywhere, fairly even will do: textured paper has some everywhere
-    return _uneven(cells, keep, strips=True) < 9.0 and flat_fraction(rect_bgr) < 0.02  # cheap first
+    if _uneven(cells, keep, strips=True) < 9.0 and flat_fraction(rect_bgr) < 0.02:  # cheap first
+        return "fair"
+    return None
 
 
 def flat_fraction(rect_bgr: np.ndarray) -> float:
@@ -850,15 +858,13 @@ def layout_keep(shape, cover: Optional[np.ndarray], occluded: bool) -> Optional[
     return None
 
 
-def _pintas_on_back(rect_bgr: np.ndarray, keep: Optional[np.ndarray], ink: np.ndarray) -> bool:
-    """Whether a card `is_back` calls a back only fairly even (not even: `EVEN_BACK`) shows
-    pintas in a complete pattern, so is a face: Fournier's 7 of espadas, thin swords on textured
+def _pintas_on_back(rect_bgr: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether a card `back_kind` calls a back only fairly even ("fair") shows pintas in a
+    complete pattern, so is a face: Fournier's 7 of espadas, thin swords on textured
     paper, measured 8.9 uneven less an edge line. A back's pattern repeats edge to edge and counts
     as no number card: at the true corners of the fitting and check seeds, 0 of 1,032 backs at
     least half visible, and 2 of the 3 faces called backs (a Fournier 7 and a Naipes 3 of
     espadas)."""
-    if unevenness(rect_bgr, keep) < EVEN_BACK:
-        return False
     return count_pintas(rect_bgr, whole_layout=True, ink=ink)[0] is not None
 
 
@@ -921,13 +927,12 @@ class Reader:
                  overlap: Optional[np.ndarray] = None) -> Identity:
         """``keep``: see `layout_keep`; ``overlap``: where other cards overlap this one (1, any
         size), whichever lies on top."""
-        ink = None
-        if is_back(rect_bgr, keep):
-            ink = _ink(rect_bgr)
-            if not _pintas_on_back(rect_bgr, keep, ink):
-                return Identity(None, False, 0.7, candidate="back")
-        if ink is None:
-            ink = _ink(rect_bgr)
+        back = back_kind(rect_bgr, keep)
+        if back == "even":
+            return Identity(None, False, 0.7, candidate="back")
+        ink = _ink(rect_bgr)
+        if back == "fair" and not _pintas_on_back(rect_bgr, ink):
+            return Identity(None, False, 0.7, candidate="back")
         code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
         if code is not None:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,

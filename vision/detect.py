@@ -54,6 +54,7 @@ HAND_SEEN = 0.5  # ... and a card hypothesised where a hand lies shows this much
 HAND_COVER = 0.02  # a card a hand covers this much of is read as partly covered
 HAND_SLIDE = True  # an edge that runs under a hand: cards with their corner under it too
 SLIDE_STEPS = (0.25, 0.5, 0.75, 1.0)  # ... that far on, in parts of the length the edge lacks
+COVER_SIZE = (48, 72)  # width, height of the maps of what covers a card (hands here, cards in `recognise`)
 HANDS = True  # a hand's outline is unknown to the side fits and corners (`vision.hands`)
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
@@ -69,7 +70,7 @@ class Detection:
     score: float  # how well the mask supports the quadrilateral, 0..1
     alternates: tuple = ()  # other placements the blob supported nearly as well (`ALTERNATES`)
     hand: Optional[np.ndarray] = None  # where a hand lies over the card, if one does: a map over
-    # its rectified image (48 x 72, 1 = hand), like `recognise.cover_maps`' maps of other cards
+    # its rectified image (COVER_SIZE, 1 = hand), like `recognise.cover_maps`' maps of other cards
 
 
 def _centre(quad: np.ndarray) -> np.ndarray:
@@ -112,16 +113,23 @@ def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
     return p1 + t * d1
 
 
-def _edges(poly: np.ndarray, min_len: float):
-    """Straight edges of a closed polygon at least min_len long: (start, end, direction, length).
-    The lengths are worked out for all edges at once (a merged blob's polygon has dozens)."""
+def _edge_arrays(poly: np.ndarray, min_len: float):
+    """The straight edges of a closed polygon at least min_len long, as arrays: (their indices,
+    starts, ends, directions, lengths). Worked out for all edges at once (a merged blob's polygon
+    has dozens)."""
     n = len(poly)
     d = np.empty_like(poly)
     d[:-1] = poly[1:] - poly[:-1]
     d[-1] = poly[0] - poly[-1]
     lns = np.hypot(d[:, 0], d[:, 1])
-    return [(i, poly[i], poly[(i + 1) % n], d[i] / lns[i], float(lns[i]))
-            for i in np.flatnonzero(lns >= min_len).tolist()]
+    long_ = np.flatnonzero(lns >= min_len)
+    return long_, poly[long_], poly[(long_ + 1) % n], d[long_] / lns[long_, None], lns[long_]
+
+
+def _edges(poly: np.ndarray, min_len: float):
+    """`_edge_arrays` as a list of (index, start, end, direction, length)."""
+    idx, starts, ends, dirs, lns = _edge_arrays(poly, min_len)
+    return [(i, starts[k], ends[k], dirs[k], float(lns[k])) for k, i in enumerate(idx.tolist())]
 
 
 def _corners(poly: np.ndarray, min_len: float):
@@ -133,14 +141,7 @@ def _corners(poly: np.ndarray, min_len: float):
     directions come out as tuples. (np.dot of two 2-vectors is their plain sum of products: the
     same on 200 000 random pairs.)"""
     n = len(poly)
-    d = np.empty_like(poly)
-    d[:-1] = poly[1:] - poly[:-1]
-    d[-1] = poly[0] - poly[-1]
-    lns = np.hypot(d[:, 0], d[:, 1])
-    long_ = np.flatnonzero(lns >= min_len)
-    idx, lens = long_.tolist(), lns[long_].tolist()
-    starts, ends = poly[long_].tolist(), poly[(long_ + 1) % n].tolist()
-    dirs = (d[long_] / lns[long_, None]).tolist()  # `_edges`' directions
+    idx, starts, ends, dirs, lens = (a.tolist() for a in _edge_arrays(poly, min_len))
     m = len(idx)
     out = []
     area_sign = np.sign(cv2.contourArea(poly.astype(np.float32), oriented=True)) or 1.0
@@ -426,7 +427,7 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
     short_px = long_px / CARD_ASPECT
     corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
     if hands is not None:  # a corner where the hand was is a fingertip's or a notch's
-        corners = [c for c in corners if not hands.at(c[0][None])[0]]
+        corners = [c for c in corners if not hands.covers(c[0])]
     return [(best[0] - 1.0, best[1], _alternate(best))
             for best in _corner_hypotheses(corners, mask, long_px, edges, scales, False, hands)
             if best is not None and best[0] > (HYP_MIN if floor is None else floor)]
@@ -444,10 +445,10 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
     origin = np.asarray(origin, np.float64)
     ends_tried = []  # (corner, side along the edge, its length, side away from it, 0)
     for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
-        if hands is not None and hands.at(((a + b) / 2)[None])[0]:
+        mid = (a + b) / 2
+        if hands is not None and hands.covers(mid):
             continue  # the hand's edge
         n = np.array([-d[1], d[0]])
-        mid = (a + b) / 2
         probe = mid + 3 * n
         if not (0 <= probe[0] < w and 0 <= probe[1] < h) or not mask[int(probe[1]), int(probe[0])]:
             n = -n
@@ -455,7 +456,7 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
             continue  # the card beside this edge is already explained
         ends, dirs = [], []
         for p, u in ((a, d), (b, -d)):
-            if hands is None or not HAND_SLIDE or not hands.at((p - 2.0 * u)[None])[0]:
+            if hands is None or not HAND_SLIDE or not hands.covers(p - 2.0 * u):
                 ends.append(p)
                 dirs.append(u)
                 continue
@@ -737,7 +738,7 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     return found if hands is None else [_under_hand(d, hands) for d in found]
 
 
-def _under_hand(d: Detection, hands: Hands, size=(48, 72)) -> Detection:
+def _under_hand(d: Detection, hands: Hands, size=COVER_SIZE) -> Detection:
     """The detection with the map of where a hand lies over it, if one covers HAND_COVER of it."""
     w, h = size
     q = ((d.corners - _HALF) * WORK_SCALE).astype(np.float32)

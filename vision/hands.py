@@ -39,6 +39,10 @@ class Hands:
         ys = np.clip(np.rint(pts[:, 1]).astype(int), 0, h - 1)
         return self.near[ys, xs]
 
+    def covers(self, point) -> bool:
+        """Whether one x, y point lies where a hand was (`at`)."""
+        return bool(self.at(np.asarray(point, np.float64)[None])[0])
+
 
 def hand_mask(bgr: np.ndarray, lighter: np.ndarray, card_area: float) -> Optional[np.ndarray]:
     """The hands among the pixels ``lighter`` than the cloth of a BGR frame (None if there are

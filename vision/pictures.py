@@ -118,8 +118,9 @@ class Silhouette:
                 0.2 <= a <= 0.35 and h["green"] + h["blue"] < 0.1:
             return "1C"  # a red and gold cup, its own mirror image (figures 0.86 at most: a
             # king; the crossed green clubs below as much)
-        if self.share >= 0.65 and a >= self._medallion()[1] and e <= self._medallion()[0] and \
-                0.5 <= s <= 0.76 and h["yellow"] >= 0.15:
+        longest, smallest = self._medallion()
+        if self.share >= 0.65 and a >= smallest and e <= longest and 0.5 <= s <= 0.76 and \
+                h["yellow"] >= 0.15:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
             return "1B"  # one long green club, not symmetric (a page holding one: 0.41 and up)

@@ -72,7 +72,7 @@ def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = No
     return out
 
 
-def cover_maps(dets, covered, size=(48, 72)) -> List[Optional[np.ndarray]]:
+def cover_maps(dets, covered, size=detect.COVER_SIZE) -> List[Optional[np.ndarray]]:
     """For each detection flagged as lying under another, where the overlapping detections cover
     it, as a map over its rectified image (1 = covered); None when nothing lies on it."""
     w, h = size
