@@ -330,6 +330,20 @@ def test_a_confident_reading_whose_numeral_is_the_runner_ups_becomes_unknown():
     assert t.index_check(card, corners, read, 0.5).code == "7B"
 
 
+def test_a_reading_every_pair_test_sides_with_is_not_vetoed_by_its_numeral():
+    # the numeral says 7, but the whole pair test and both over the visible part say 6 plainly:
+    # a few blurred pixels of numeral do not overrule the artwork
+    t, card, corners = _seven_of_bastos_on_cloth()
+    read = identify.Identity("6B", True, 0.9, candidate="6B", score=0.9, margin=0.08, view="masked",
+                             runners=("7B", "5E"), gaps=(0.08, 0.2), pairs=(0.8, 0.9),
+                             seen_pairs=(0.8, 0.9), seen_fits=(0.9, 1.0))
+    assert identify.seen_agreement(read) == 0.8
+    assert t.index_check(card, corners, read, 0.5).code == "6B"
+    doubt = replace(read, seen_fits=(0.5, 1.0))  # one test less sure: the numeral decides
+    assert t.index_check(card, corners, doubt, 0.5).code is None
+    assert identify.seen_agreement(replace(read, seen_pairs=(), seen_fits=())) == -1.0
+
+
 def test_a_frame_written_into_the_last_frames_buffer_is_read_afresh():
     # the templates keep the frame's rectified cards for the second looks; a camera that writes
     # each frame into one buffer must not get the last frame's cards back
