@@ -173,10 +173,19 @@ def augmented_rect(deck, code: str, views: int, seed: int) -> np.ndarray:
     return np.clip(np.mean(acc, axis=0), 0, 255).astype(np.uint8)
 
 
+_FLAT_WEIGHTS = (np.sqrt(W_LIGHT), np.sqrt(W_CHROMA), np.sqrt(W_CORNER / 2))  # numpy float64s
+
+
 def _flat(cells, corner) -> np.ndarray:
-    light, chroma = cells
-    return np.concatenate([light.ravel() * np.sqrt(W_LIGHT), chroma.ravel() * np.sqrt(W_CHROMA),
-                           corner.ravel() * np.sqrt(W_CORNER / 2)])
+    """The features as one float64 vector, each part weighted: the same numbers as concatenating
+    the weighted parts, written in place (no temporaries; this runs for every reading)."""
+    parts = (cells[0], cells[1], corner)
+    out = np.empty(sum(p.size for p in parts))
+    at = 0
+    for part, w in zip(parts, _FLAT_WEIGHTS):
+        np.multiply(part.ravel(), w, out=out[at:at + part.size])
+        at += part.size
+    return out
 
 
 def _masked_corr(tmpl: np.ndarray, sums, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -316,6 +325,46 @@ def visible_pixels(cover: np.ndarray, margin: Optional[int] = None) -> np.ndarra
     return ~cov.reshape(CELLS[1], ch, CELLS[0], cw).swapaxes(1, 2).reshape(CELLS[0] * CELLS[1], -1)
 
 
+def _index_window(rect_bgr: np.ndarray, k: int) -> np.ndarray:
+    """Index corner k of the rectified card, upright and grey, with room to move the patch up and
+    left of where the outline puts it (INDEX_PAD)."""
+    y1, x1 = INDEX_PATCH[1] + INDEX_PAD, INDEX_PATCH[3] + INDEX_PAD
+    corner = rect_bgr[:y1, :x1] if k == 0 else cv2.rotate(rect_bgr[-y1:, -x1:], cv2.ROTATE_180)
+    p = INDEX_PAD
+    return cv2.copyMakeBorder(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), p, 0, p, 0,
+                              cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+class _Card:
+    """What is kept of one rectified card of the frame being read."""
+
+    def __init__(self, rect: np.ndarray):
+        self.rect = rect
+        self.features = None  # `features`
+        self.turned: Optional[np.ndarray] = None  # the card turned 180 degrees (`_upright`)
+        self.windows: Dict[int, np.ndarray] = {}  # `_index_window` by corner
+        self.places: Dict[tuple, tuple] = {}  # `_index_place` by (pair, corners seen)
+
+
+class _FrameCache:
+    """The frame being read (held, so another frame is not mistaken for it) and its rectified
+    cards: by outline, and what was made of each (by the rectified image's id: the cache holds
+    the image, so no other array takes that id while the frame is read)."""
+
+    def __init__(self, image: Optional[np.ndarray] = None):
+        self.image = image
+        self.by_corners: Dict[bytes, np.ndarray] = {}
+        self._cards: Dict[int, _Card] = {}
+
+    def add(self, rect: np.ndarray) -> np.ndarray:
+        self._cards[id(rect)] = _Card(rect)
+        return rect
+
+    def card(self, rect: np.ndarray) -> Optional[_Card]:
+        c = self._cards.get(id(rect))
+        return c if c is not None and c.rect is rect else None
+
+
 def visibility_masks(cover: np.ndarray, max_cover: float = 0.2):
     """(cell_mask, corner_mask) from a coverage map of the rectified card (any size, 1 where
     something lies on the card), or None when too little is left to compare."""
@@ -353,18 +402,17 @@ class Templates:
         # (cells, 2n, d): the per-cell products of `drop` as one batched product (numpy's einsum
         # took three times as long)
         self._by_cell = tuple(t.transpose(1, 0, 2).copy() for t in (self.light, self.chroma))
-        self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair`'s terms
+        self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair_terms`, the last PAIR_CACHE
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
         self._index_mask: Optional[np.ndarray] = None
         self._index_pairs: Dict[tuple, tuple] = {}  # (a, b, blur) -> `_index_pair`
-        # the frame being read, and its rectified cards by corners: [rect, features or None]
-        self._frame: tuple = (None, {}, {})
+        self._frame = _FrameCache()  # the frame being read, and what was made of its cards
 
     def new_frame(self) -> None:
         """Forget the cached rectified cards: the next frame may reuse the last one's buffer."""
-        self._frame = (None, {}, {})
+        self._frame = _FrameCache()
 
     def _rectified(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """`detect.rectify`, once per frame and outline: a doubtful card's second looks (the
@@ -373,25 +421,22 @@ class Templates:
         into the same buffer needs `new_frame` (the `Recogniser` calls it for every frame)."""
         from vision.detect import rectify
 
-        frame, by_corners, by_rect = self._frame
-        if frame is not image:
-            by_corners, by_rect = {}, {}
-            self._frame = (image, by_corners, by_rect)
+        if self._frame.image is not image:
+            self._frame = _FrameCache(image)
         key = np.asarray(corners, np.float32).tobytes()
-        entry = by_corners.get(key)
-        if entry is None:
-            entry = by_corners[key] = [rectify(image, corners), None]
-            by_rect[id(entry[0])] = entry
-        return entry[0]
+        rect = self._frame.by_corners.get(key)
+        if rect is None:
+            rect = self._frame.by_corners[key] = self._frame.add(rectify(image, corners))
+        return rect
 
     def _features(self, rect_bgr: np.ndarray):
         """`features`, once per rectified card of the frame being read."""
-        entry = self._frame[2].get(id(rect_bgr))
-        if entry is None or entry[0] is not rect_bgr:
+        card = self._frame.card(rect_bgr)
+        if card is None:
             return features(rect_bgr)
-        if entry[1] is None:
-            entry[1] = features(rect_bgr)
-        return entry[1]
+        if card.features is None:
+            card.features = features(rect_bgr)
+        return card.features
 
     # -------------------------------------------------------------- construction
     @classmethod
@@ -490,16 +535,23 @@ class Templates:
         """`pair_margin` between rows a and b of the templates in both orientations (`self.flat`).
         The sum over w ((q - tb)^2 - (q - ta)^2), with w = (ta - tb)^2, is 2 u.q - c with
         u = w (ta - tb) and c = u.(ta + tb): one product with the query, and c and the
-        denominator made once per pair (two floats: u itself, 28 kB a pair, is made again)."""
+        denominator made once per pair, and kept for the last PAIR_CACHE pairs (28 kB each; a
+        frame's cards come back to the same pairs, and the next frame's mostly too)."""
+        terms = self._pairs.get((a, b))
+        if terms is None:
+            terms = self._pairs[(a, b)] = self._pair_terms(a, b)
+            if len(self._pairs) > PAIR_CACHE:  # the oldest pair out (dicts keep their order)
+                del self._pairs[next(iter(self._pairs))]
+        u, c, den = terms
+        return (2.0 * float(u @ q) - c) / den
+
+    def _pair_terms(self, a: int, b: int):
+        """`_pair`'s query-free terms between rows a and b: u, c and the denominator."""
         ta, tb = self.flat[a], self.flat[b]
         diff = ta - tb
         w = diff * diff
         u = w * diff
-        terms = self._pairs.get((a, b))
-        if terms is None:
-            terms = self._pairs[(a, b)] = (float(u @ (ta + tb)), float(w @ w) + 1e-9)
-        c, den = terms
-        return (2.0 * float(u @ q) - c) / den
+        return u, float(u @ (ta + tb)), float(w @ w) + 1e-9
 
     def _seen_pair(self, q: np.ndarray, a: int, b: int, seen: np.ndarray):
         """`_pair` summed over the visible entries only (``seen``, `seen_flat`): a pip hidden under
@@ -687,16 +739,26 @@ class Templates:
 
     def _index_place(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen):
         """(fit, window, blur, x, y): where the mean of a's and b's index patches fits the corners
-        in view best, or None when neither corner is."""
-        y1, x1 = INDEX_PATCH[1] + INDEX_PAD, INDEX_PATCH[3] + INDEX_PAD
-        p = INDEX_PAD
+        in view best, or None when neither corner is. Kept for the frame's cards: the index test
+        and check come back to a pair (either way round: the mean is the same numbers)."""
+        card = self._frame.card(rect_bgr)
+        if card is None:
+            return self._find_index_place(rect_bgr, a, b, corners_seen)
+        key = (min(a, b), max(a, b), tuple(corners_seen))
+        if key not in card.places:
+            card.places[key] = self._find_index_place(rect_bgr, a, b, corners_seen, card.windows)
+        return card.places[key]
+
+    def _find_index_place(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen, windows=None):
+        """`_index_place`, made; ``windows``: the card's index windows by corner, kept there."""
+        windows = {} if windows is None else windows
         best, place = 0.0, None
-        for k, corner in enumerate((rect_bgr[:y1, :x1], cv2.rotate(rect_bgr[-y1:, -x1:], cv2.ROTATE_180))):
+        for k in (0, 1):
             if not corners_seen[k]:
                 continue
-            # the corner, with room to move the patch up and left of where the outline puts it
-            win = cv2.copyMakeBorder(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), p, 0, p, 0,
-                                     cv2.BORDER_REPLICATE).astype(np.float32)
+            if k not in windows:
+                windows[k] = _index_window(rect_bgr, k)
+            win = windows[k]
             for sigma in INDEX_SIGMAS:
                 r = cv2.matchTemplate(win, self._index_pair(a, b, sigma)[0], cv2.TM_CCOEFF_NORMED)
                 _, fit, _, (x, y) = cv2.minMaxLoc(r)
@@ -856,7 +918,14 @@ class Templates:
         its two index corners are in view in that frame."""
         rect, seen = self._rectified(image, corners), tuple(corners_seen)
         if ident.rotated:
-            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
+            card = self._frame.card(rect)
+            if card is None:
+                rect = cv2.rotate(rect, cv2.ROTATE_180)
+            else:  # once, so that its index placements are kept too
+                if card.turned is None:
+                    card.turned = self._frame.add(cv2.rotate(rect, cv2.ROTATE_180))
+                rect = card.turned
+            seen = seen[::-1]
         return rect, seen
 
     def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
@@ -994,6 +1063,7 @@ def _clip(x: float, lo: float, hi: float) -> float:
 # three decks every correct answer with a margin under 0.06 sided with its template by >= 0.23,
 # while a wrong 6B for a small Fournier 7B (the look-alike that cost two tracked games) was -0.06.
 PAIR_KNEE, PAIR_SCALE = 0.1, 0.04
+PAIR_CACHE = 512  # pairs whose `_pair_terms` are kept (14 MB at most a deck)
 PAIR_MARGIN = 0.06  # above this margin the winner is clear without it (and a partly covered
                     # card may hide the differing part, leaving the pair test nothing to see)
 
