@@ -188,30 +188,37 @@ def _flat(cells, corner) -> np.ndarray:
     return out
 
 
-def _masked_corr(tmpl: np.ndarray, sums, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def _masked_corr(tmpl: np.ndarray, q: np.ndarray, kept) -> np.ndarray:
     """Correlation of the query with every template over the kept cells (a mask over cells) or
-    the kept entries (a mask shaped like the cells' features) only: (n,). ``sums``: the templates
-    squared, flat, and per cell their sums and sums of squares (`_cell_sums`). Sums over the kept
-    entries as products with a 0/1 weight, not by copying them out: the same correlation (to
-    1e-7), in about half the time (this runs on every covered card). Over whole cells the
-    templates' sums come from their per-cell sums: the products with the templates' squares and
-    with the 0/1 weights read 1.7 MB of templates a card, most of the time this took."""
+    the kept entries (a mask shaped like the cells' features) only: (n,). ``kept``: the mask's
+    `_kept_terms` for these templates. Sums over the kept entries as products with a 0/1
+    weight, not by copying them out: the same correlation (to 1e-7), in about half the time
+    (this runs on every covered card)."""
     t = tmpl.reshape(len(tmpl), -1)
-    if keep.ndim == 1:
-        kc = keep.astype(q.dtype)
-        qw = (q * kc[:, None]).ravel()
-        k = max(float(kc.sum()) * q.shape[1], 1.0)
-        st, st2 = sums[1] @ kc, sums[2] @ kc
-    else:
-        w = keep.astype(q.dtype).ravel()
-        qw = q.ravel() * w
-        k = max(float(w.sum()), 1.0)
-        st, st2 = t @ w, sums[0] @ w
+    per_cell, w, k, st, sd_t = kept
+    qw = (q * w[:, None]).ravel() if per_cell else q.ravel() * w
     sq = float(qw.sum())
     num = t @ qw - st * (sq / k)
-    var_t = np.maximum(st2 - st * st / k, 0.0)
     var_q = max(float(qw @ q.ravel()) - sq * sq / k, 0.0)
-    return num / (np.sqrt(var_t) * (np.sqrt(var_q) + 1e-9) + 1e-9)
+    return num / (sd_t * (np.sqrt(var_q) + 1e-9) + 1e-9)
+
+
+def _kept_terms(tmpl: np.ndarray, sums, keep: np.ndarray):
+    """What `_masked_corr` needs of templates (m, cells, d) over one mask: whether it is a mask
+    over cells, the 0/1 weights, how many entries they keep, the templates' sums over them and the square roots of their
+    variances. The same for every card compared over that mask (each variant outline of a
+    covered card: `Templates._kept`). ``sums``: `_cell_sums`. Over whole cells the sums come
+    from the per-cell sums: the products with the templates' squares and with the 0/1 weights
+    read 1.7 MB of templates a card, most of the time this took."""
+    if keep.ndim == 1:
+        w = keep.astype(np.float32)
+        k = max(float(w.sum()) * tmpl.shape[2], 1.0)
+        st, st2 = sums[1] @ w, sums[2] @ w
+    else:
+        w = keep.astype(np.float32).ravel()
+        k = max(float(w.sum()), 1.0)
+        st, st2 = tmpl.reshape(len(tmpl), -1) @ w, sums[0] @ w
+    return keep.ndim == 1, w, k, st, np.sqrt(np.maximum(st2 - st * st / k, 0.0))
 
 
 def _cell_sums(tmpl: np.ndarray):
@@ -346,15 +353,46 @@ class _Card:
         self.places: Dict[tuple, tuple] = {}  # `_index_place` by (pair, corners seen)
 
 
+class _Cover:
+    """What is made of one cover map (the `Recogniser` gives every look at a card the same one):
+    its `visibility_masks`, `seen_flat` and `visible_pixels`, each once."""
+
+    def __init__(self, cover: np.ndarray):
+        self.cover = cover
+        self.masks = visibility_masks(cover)
+        self._seen: Optional[np.ndarray] = None
+        self._pixels: Optional[np.ndarray] = None
+
+    def seen(self) -> np.ndarray:
+        if self._seen is None:
+            self._seen = seen_flat(self.cover, self.masks[1])
+        return self._seen
+
+    def pixels(self) -> np.ndarray:
+        if self._pixels is None:
+            self._pixels = visible_pixels(self.cover)
+        return self._pixels
+
+
 class _FrameCache:
     """The frame being read (held, so another frame is not mistaken for it) and its rectified
     cards: by outline, and what was made of each (by the rectified image's id: the cache holds
-    the image, so no other array takes that id while the frame is read)."""
+    the image, so no other array takes that id while the frame is read); the cover maps its
+    cards were read with, and the templates' sums over their masks."""
 
     def __init__(self, image: Optional[np.ndarray] = None):
         self.image = image
         self.by_corners: Dict[bytes, np.ndarray] = {}
         self._cards: Dict[int, _Card] = {}
+        self._covers: Dict[int, _Cover] = {}
+        self.kept: Dict[tuple, tuple] = {}  # (id of a mask, templates) -> (mask, `_kept_terms`)
+
+    def cover(self, cover: np.ndarray) -> _Cover:
+        """The `_Cover` of a cover map (held, like the cards, so that its id is no other's)."""
+        c = self._covers.get(id(cover))
+        if c is None or c.cover is not cover:
+            c = self._covers[id(cover)] = _Cover(cover)
+        return c
 
     def add(self, rect: np.ndarray) -> np.ndarray:
         self._cards[id(rect)] = _Card(rect)
@@ -496,13 +534,10 @@ class Templates:
         product each: the second half of the templates is turned 180 degrees (see __init__)."""
         feats = cells, corner = self._features(rect_bgr)
         if visible is not None:
-            keep, kc = visible[:2]
-            keep_light = keep_chroma = keep
-            if len(visible) > 2:  # visible pixels
-                keep_light = visible[2]
-                keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
-            s = W_LIGHT * _masked_corr(self.light, self._sums[0], cells[0], keep_light) + \
-                W_CHROMA * _masked_corr(self.chroma, self._sums[1], cells[1], keep_chroma)
+            kc = visible[1]
+            keep = visible[2] if len(visible) > 2 else visible[0]  # visible pixels, or cells
+            s = W_LIGHT * _masked_corr(self.light, cells[0], self._kept(0, keep)) + \
+                W_CHROMA * _masked_corr(self.chroma, cells[1], self._kept(1, keep))
             if kc.any():
                 s = s + W_CORNER * self._index_corners(corner, kc)
             else:
@@ -517,6 +552,17 @@ class Templates:
         else:  # the per-cell sums add up to the whole-card correlation: one product each
             robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
         return (robust + W_CORNER * self._index_corners(corner)).reshape(2, -1), feats
+
+    def _kept(self, which: int, keep: np.ndarray):
+        """`_kept_terms` of the lightness (``which`` 0) or chroma (1) templates over a mask of
+        cells or of lightness pixels (for the chroma, each pixel's two values), once per frame."""
+        key = (id(keep), which)
+        hit = self._frame.kept.get(key)
+        if hit is None or hit[0] is not keep:
+            mask = np.repeat(keep, 2, axis=1) if which and keep.ndim == 2 else keep
+            tmpl = (self.light, self.chroma)[which]
+            hit = self._frame.kept[key] = (keep, _kept_terms(tmpl, self._sums[which], mask))
+        return hit[1]
 
     def _index_corners(self, corner: np.ndarray, seen=(True, True)) -> np.ndarray:
         """(2n,): the better-matching index corner of those in view (a finger or another card may
@@ -656,15 +702,16 @@ class Templates:
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
         drop = 2 if occluded else 0
-        vis = visibility_masks(cover) if cover is not None else None
+        looks = self._frame.cover(cover) if cover is not None else None
+        vis = looks.masks if looks is not None else None
         if vis is not None and vis[0].all() and vis[1].all():
             vis = None
         if vis is not None:
-            seen = seen_flat(cover, vis[1]) if PAIR_SEEN else None
+            seen = looks.seen() if PAIR_SEEN else None
             ident = self._identify_at(image, corners, threshold, refine_below, 0, "masked", vis,
                                       alternatives, variants, seen)
             if ident.code is None and ident.candidate != "back" and PIXEL_MASK:
-                ident = self._finer_look(image, corners, threshold, refine_below, cover, vis,
+                ident = self._finer_look(image, corners, threshold, refine_below, looks, vis,
                                          alternatives, variants, ident, seen)
             if ident.code is not None or ident.candidate == "back":
                 return self.index_check(image, corners, ident, threshold, vis[1])
@@ -928,15 +975,15 @@ class Templates:
             seen = seen[::-1]
         return rect, seen
 
-    def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
-                    variants, ident: Identity, seen=None) -> Identity:
+    def _finer_look(self, image, corners, threshold, refine_below, looks: "_Cover", vis,
+                    alternatives, variants, ident: Identity, seen=None) -> Identity:
         """A covered card left unknown over its visible cells, compared again over its visible
         pixels (`visible_pixels`). Named only when that reading is sure, names the card the cells
         preferred, and its pair test does not side with the runner-up: alone, the finer comparison
         turned a few misplaced outlines into wrong codes (the pixels next to the cover map's edge
         see the card on top)."""
         finer = self._identify_at(image, corners, threshold, refine_below, 0, "masked",
-                                  vis + (visible_pixels(cover),), alternatives, variants, seen)
+                                  vis + (looks.pixels(),), alternatives, variants, seen)
         sure = finer.code is not None and finer.code == ident.candidate and finer.pair > 0.0
         return finer if sure else ident
 
