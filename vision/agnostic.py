@@ -222,10 +222,10 @@ def ink_mask(rect_bgr: np.ndarray) -> np.ndarray:
 
 def _in_box(mask: np.ndarray, even: bool = True) -> np.ndarray:
     h, w = mask.shape
-    keep = np.zeros_like(mask)
+    out = np.zeros_like(mask)
     x0, y0, x1, y1 = _inked_box(w, h, even)
-    keep[y0:y1, x0:x1] = 1
-    return mask * keep
+    out[y0:y1, x0:x1] = mask[y0:y1, x0:x1]
+    return out
 
 
 def _ink(rect_bgr: np.ndarray) -> np.ndarray:
@@ -256,10 +256,12 @@ def _reaching_outline(ink: np.ndarray) -> np.ndarray:
     bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_BRIDGE_PX + 1,) * 2)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, bridge)
     n, labels = cv2.connectedComponents(ink, connectivity=8)
-    reaches = np.zeros(n, np.uint8)  # by label: a table, not np.isin (a tenth of its time)
+    reaches = np.zeros(max(n, 256), np.uint8)  # by label: a table, not np.isin (a tenth of its time)
     for edge in (labels[:2], labels[-2:], labels[:, :2], labels[:, -2:]):
         reaches[edge] = 1
     reaches[0] = 0
+    if n <= 256:  # OpenCV's lookup takes a sixth of numpy's indexing
+        return cv2.LUT(labels.astype(np.uint8), reaches)
     return reaches[labels]
 
 
@@ -285,11 +287,10 @@ _HUE_CLASS = np.uint8([1 if h < 10 or h >= 165 else 2 if h < 20 else 3 if h < 35
 
 
 def _hue_classes(rect_bgr: np.ndarray) -> np.ndarray:
-    """Per pixel: 0 dull (saturation <= 70 of 255), else its hue class (`_HUE_CLASS`)."""
-    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
-    cls = _HUE_CLASS[hsv[..., 0]]
-    cls[hsv[..., 1] <= 70] = 0
-    return cls
+    """Per pixel: 0 dull (saturation <= 70 of 255), else its hue class (`_HUE_CLASS`). By
+    OpenCV's table lookup and masks: numpy's indexing took twice as long."""
+    hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
+    return cv2.bitwise_and(cv2.LUT(hue, _HUE_CLASS), cv2.compare(sat, 70, cv2.CMP_GT))
 
 
 def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = None) -> List[Pinta]:

@@ -173,36 +173,52 @@ def augmented_rect(deck, code: str, views: int, seed: int) -> np.ndarray:
     return np.clip(np.mean(acc, axis=0), 0, 255).astype(np.uint8)
 
 
+_FLAT_WEIGHTS = (np.sqrt(W_LIGHT), np.sqrt(W_CHROMA), np.sqrt(W_CORNER / 2))  # numpy float64s
+
+
 def _flat(cells, corner) -> np.ndarray:
-    light, chroma = cells
-    return np.concatenate([light.ravel() * np.sqrt(W_LIGHT), chroma.ravel() * np.sqrt(W_CHROMA),
-                           corner.ravel() * np.sqrt(W_CORNER / 2)])
+    """The features as one float64 vector, each part weighted: the same numbers as concatenating
+    the weighted parts, written in place (no temporaries; this runs for every reading)."""
+    parts = (cells[0], cells[1], corner)
+    out = np.empty(sum(p.size for p in parts))
+    at = 0
+    for part, w in zip(parts, _FLAT_WEIGHTS):
+        np.multiply(part.ravel(), w, out=out[at:at + part.size])
+        at += part.size
+    return out
 
 
-def _masked_corr(tmpl: np.ndarray, sums, q: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def _masked_corr(tmpl: np.ndarray, q: np.ndarray, kept) -> np.ndarray:
     """Correlation of the query with every template over the kept cells (a mask over cells) or
-    the kept entries (a mask shaped like the cells' features) only: (n,). ``sums``: the templates
-    squared, flat, and per cell their sums and sums of squares (`_cell_sums`). Sums over the kept
-    entries as products with a 0/1 weight, not by copying them out: the same correlation (to
-    1e-7), in about half the time (this runs on every covered card). Over whole cells the
-    templates' sums come from their per-cell sums: the products with the templates' squares and
-    with the 0/1 weights read 1.7 MB of templates a card, most of the time this took."""
+    the kept entries (a mask shaped like the cells' features) only: (n,). ``kept``: the mask's
+    `_kept_terms` for these templates. Sums over the kept entries as products with a 0/1
+    weight, not by copying them out: the same correlation (to 1e-7), in about half the time
+    (this runs on every covered card)."""
     t = tmpl.reshape(len(tmpl), -1)
-    if keep.ndim == 1:
-        kc = keep.astype(q.dtype)
-        qw = (q * kc[:, None]).ravel()
-        k = max(float(kc.sum()) * q.shape[1], 1.0)
-        st, st2 = sums[1] @ kc, sums[2] @ kc
-    else:
-        w = keep.astype(q.dtype).ravel()
-        qw = q.ravel() * w
-        k = max(float(w.sum()), 1.0)
-        st, st2 = t @ w, sums[0] @ w
+    per_cell, w, k, st, sd_t = kept
+    qw = (q * w[:, None]).ravel() if per_cell else q.ravel() * w
     sq = float(qw.sum())
     num = t @ qw - st * (sq / k)
-    var_t = np.maximum(st2 - st * st / k, 0.0)
     var_q = max(float(qw @ q.ravel()) - sq * sq / k, 0.0)
-    return num / (np.sqrt(var_t) * (np.sqrt(var_q) + 1e-9) + 1e-9)
+    return num / (sd_t * (np.sqrt(var_q) + 1e-9) + 1e-9)
+
+
+def _kept_terms(tmpl: np.ndarray, sums, keep: np.ndarray):
+    """What `_masked_corr` needs of templates (m, cells, d) over one mask: whether it is a mask
+    over cells, the 0/1 weights, how many entries they keep, the templates' sums over them and the square roots of their
+    variances. The same for every card compared over that mask (each variant outline of a
+    covered card: `Templates._kept`). ``sums``: `_cell_sums`. Over whole cells the sums come
+    from the per-cell sums: the products with the templates' squares and with the 0/1 weights
+    read 1.7 MB of templates a card, most of the time this took."""
+    if keep.ndim == 1:
+        w = keep.astype(np.float32)
+        k = max(float(w.sum()) * tmpl.shape[2], 1.0)
+        st, st2 = sums[1] @ w, sums[2] @ w
+    else:
+        w = keep.astype(np.float32).ravel()
+        k = max(float(w.sum()), 1.0)
+        st, st2 = tmpl.reshape(len(tmpl), -1) @ w, sums[0] @ w
+    return keep.ndim == 1, w, k, st, np.sqrt(np.maximum(st2 - st * st / k, 0.0))
 
 
 def _cell_sums(tmpl: np.ndarray):
@@ -328,6 +344,77 @@ def visible_pixels(cover: np.ndarray, margin: Optional[int] = None) -> np.ndarra
     return ~cov.reshape(CELLS[1], ch, CELLS[0], cw).swapaxes(1, 2).reshape(CELLS[0] * CELLS[1], -1)
 
 
+def _index_window(rect_bgr: np.ndarray, k: int) -> np.ndarray:
+    """Index corner k of the rectified card, upright and grey, with room to move the patch up and
+    left of where the outline puts it (INDEX_PAD)."""
+    y1, x1 = INDEX_PATCH[1] + INDEX_PAD, INDEX_PATCH[3] + INDEX_PAD
+    corner = rect_bgr[:y1, :x1] if k == 0 else cv2.rotate(rect_bgr[-y1:, -x1:], cv2.ROTATE_180)
+    p = INDEX_PAD
+    return cv2.copyMakeBorder(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), p, 0, p, 0,
+                              cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+class _Card:
+    """What is kept of one rectified card of the frame being read."""
+
+    def __init__(self, rect: np.ndarray):
+        self.rect = rect
+        self.features = None  # `features`
+        self.turned: Optional[np.ndarray] = None  # the card turned 180 degrees (`_upright`)
+        self.windows: Dict[int, np.ndarray] = {}  # `_index_window` by corner
+        self.places: Dict[tuple, tuple] = {}  # `_index_place` by (pair, corners seen)
+
+
+class _Cover:
+    """What is made of one cover map (the `Recogniser` gives every look at a card the same one):
+    its `visibility_masks`, `seen_flat` and `visible_pixels`, each once."""
+
+    def __init__(self, cover: np.ndarray):
+        self.cover = cover
+        self.masks = visibility_masks(cover)
+        self._seen: Optional[np.ndarray] = None
+        self._pixels: Optional[np.ndarray] = None
+
+    def seen(self) -> np.ndarray:
+        if self._seen is None:
+            self._seen = seen_flat(self.cover, self.masks[1])
+        return self._seen
+
+    def pixels(self) -> np.ndarray:
+        if self._pixels is None:
+            self._pixels = visible_pixels(self.cover)
+        return self._pixels
+
+
+class _FrameCache:
+    """The frame being read (held, so another frame is not mistaken for it) and its rectified
+    cards: by outline, and what was made of each (by the rectified image's id: the cache holds
+    the image, so no other array takes that id while the frame is read); the cover maps its
+    cards were read with, and the templates' sums over their masks."""
+
+    def __init__(self, image: Optional[np.ndarray] = None):
+        self.image = image
+        self.by_corners: Dict[bytes, np.ndarray] = {}
+        self._cards: Dict[int, _Card] = {}
+        self._covers: Dict[int, _Cover] = {}
+        self.kept: Dict[tuple, tuple] = {}  # (id of a mask, templates) -> (mask, `_kept_terms`)
+
+    def cover(self, cover: np.ndarray) -> _Cover:
+        """The `_Cover` of a cover map (held, like the cards, so that its id is no other's)."""
+        c = self._covers.get(id(cover))
+        if c is None or c.cover is not cover:
+            c = self._covers[id(cover)] = _Cover(cover)
+        return c
+
+    def add(self, rect: np.ndarray) -> np.ndarray:
+        self._cards[id(rect)] = _Card(rect)
+        return rect
+
+    def card(self, rect: np.ndarray) -> Optional[_Card]:
+        c = self._cards.get(id(rect))
+        return c if c is not None and c.rect is rect else None
+
+
 def visibility_masks(cover: np.ndarray, max_cover: float = 0.2):
     """(cell_mask, corner_mask) from a coverage map of the rectified card (any size, 1 where
     something lies on the card), or None when too little is left to compare."""
@@ -365,18 +452,18 @@ class Templates:
         # (cells, 2n, d): the per-cell products of `drop` as one batched product (numpy's einsum
         # took three times as long)
         self._by_cell = tuple(t.transpose(1, 0, 2).copy() for t in (self.light, self.chroma))
-        self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair`'s terms
+        self._pairs: Dict[tuple, tuple] = {}  # (row a, row b) -> `_pair_terms`, the last PAIR_CACHE
         self.rects = rects
         self._soft = None  # softened cell features for `align`, made on first use
         self._index_patches_cache: Dict[tuple, np.ndarray] = {}  # (code, blur) -> index patch
         self._index_mask: Optional[np.ndarray] = None
         self._index_pairs: Dict[tuple, tuple] = {}  # (a, b, blur) -> `_index_pair`
-        # the frame being read, and its rectified cards by corners: [rect, features or None]
-        self._frame: tuple = (None, {}, {})
+        self._likeness: Dict[tuple, tuple] = {}  # (a, b) -> `_likeness_weights`
+        self._frame = _FrameCache()  # the frame being read, and what was made of its cards
 
     def new_frame(self) -> None:
         """Forget the cached rectified cards: the next frame may reuse the last one's buffer."""
-        self._frame = (None, {}, {})
+        self._frame = _FrameCache()
 
     def _rectified(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """`detect.rectify`, once per frame and outline: a doubtful card's second looks (the
@@ -385,25 +472,22 @@ class Templates:
         into the same buffer needs `new_frame` (the `Recogniser` calls it for every frame)."""
         from vision.detect import rectify
 
-        frame, by_corners, by_rect = self._frame
-        if frame is not image:
-            by_corners, by_rect = {}, {}
-            self._frame = (image, by_corners, by_rect)
+        if self._frame.image is not image:
+            self._frame = _FrameCache(image)
         key = np.asarray(corners, np.float32).tobytes()
-        entry = by_corners.get(key)
-        if entry is None:
-            entry = by_corners[key] = [rectify(image, corners), None]
-            by_rect[id(entry[0])] = entry
-        return entry[0]
+        rect = self._frame.by_corners.get(key)
+        if rect is None:
+            rect = self._frame.by_corners[key] = self._frame.add(rectify(image, corners))
+        return rect
 
     def _features(self, rect_bgr: np.ndarray):
         """`features`, once per rectified card of the frame being read."""
-        entry = self._frame[2].get(id(rect_bgr))
-        if entry is None or entry[0] is not rect_bgr:
+        card = self._frame.card(rect_bgr)
+        if card is None:
             return features(rect_bgr)
-        if entry[1] is None:
-            entry[1] = features(rect_bgr)
-        return entry[1]
+        if card.features is None:
+            card.features = features(rect_bgr)
+        return card.features
 
     # -------------------------------------------------------------- construction
     @classmethod
@@ -463,13 +547,10 @@ class Templates:
         product each: the second half of the templates is turned 180 degrees (see __init__)."""
         feats = cells, corner = self._features(rect_bgr)
         if visible is not None:
-            keep, kc = visible[:2]
-            keep_light = keep_chroma = keep
-            if len(visible) > 2:  # visible pixels
-                keep_light = visible[2]
-                keep_chroma = np.repeat(keep_light, 2, axis=1)  # two chroma values a pixel
-            s = W_LIGHT * _masked_corr(self.light, self._sums[0], cells[0], keep_light) + \
-                W_CHROMA * _masked_corr(self.chroma, self._sums[1], cells[1], keep_chroma)
+            kc = visible[1]
+            keep = visible[2] if len(visible) > 2 else visible[0]  # visible pixels, or cells
+            s = W_LIGHT * _masked_corr(self.light, cells[0], self._kept(0, keep)) + \
+                W_CHROMA * _masked_corr(self.chroma, cells[1], self._kept(1, keep))
             if kc.any():
                 s = s + W_CORNER * self._index_corners(corner, kc)
             else:
@@ -484,6 +565,17 @@ class Templates:
         else:  # the per-cell sums add up to the whole-card correlation: one product each
             robust = self._whole[0] @ cells[0].ravel() + self._whole[1] @ cells[1].ravel()
         return (robust + W_CORNER * self._index_corners(corner)).reshape(2, -1), feats
+
+    def _kept(self, which: int, keep: np.ndarray):
+        """`_kept_terms` of the lightness (``which`` 0) or chroma (1) templates over a mask of
+        cells or of lightness pixels (for the chroma, each pixel's two values), once per frame."""
+        key = (id(keep), which)
+        hit = self._frame.kept.get(key)
+        if hit is None or hit[0] is not keep:
+            mask = np.repeat(keep, 2, axis=1) if which and keep.ndim == 2 else keep
+            tmpl = (self.light, self.chroma)[which]
+            hit = self._frame.kept[key] = (keep, _kept_terms(tmpl, self._sums[which], mask))
+        return hit[1]
 
     def _index_corners(self, corner: np.ndarray, seen=(True, True)) -> np.ndarray:
         """(2n,): the better-matching index corner of those in view (a finger or another card may
@@ -502,16 +594,23 @@ class Templates:
         """`pair_margin` between rows a and b of the templates in both orientations (`self.flat`).
         The sum over w ((q - tb)^2 - (q - ta)^2), with w = (ta - tb)^2, is 2 u.q - c with
         u = w (ta - tb) and c = u.(ta + tb): one product with the query, and c and the
-        denominator made once per pair (two floats: u itself, 28 kB a pair, is made again)."""
+        denominator made once per pair, and kept for the last PAIR_CACHE pairs (28 kB each; a
+        frame's cards come back to the same pairs, and the next frame's mostly too)."""
+        terms = self._pairs.get((a, b))
+        if terms is None:
+            terms = self._pairs[(a, b)] = self._pair_terms(a, b)
+            if len(self._pairs) > PAIR_CACHE:  # the oldest pair out (dicts keep their order)
+                del self._pairs[next(iter(self._pairs))]
+        u, c, den = terms
+        return (2.0 * float(u @ q) - c) / den
+
+    def _pair_terms(self, a: int, b: int):
+        """`_pair`'s query-free terms between rows a and b: u, c and the denominator."""
         ta, tb = self.flat[a], self.flat[b]
         diff = ta - tb
         w = diff * diff
         u = w * diff
-        terms = self._pairs.get((a, b))
-        if terms is None:
-            terms = self._pairs[(a, b)] = (float(u @ (ta + tb)), float(w @ w) + 1e-9)
-        c, den = terms
-        return (2.0 * float(u @ q) - c) / den
+        return u, float(u @ (ta + tb)), float(w @ w) + 1e-9
 
     def _seen_pair(self, q: np.ndarray, a: int, b: int, seen: np.ndarray):
         """`_pair` summed over the visible entries only (``seen``, `seen_flat`): a pip hidden under
@@ -616,15 +715,16 @@ class Templates:
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely."""
         drop = 2 if occluded else 0
-        vis = visibility_masks(cover) if cover is not None else None
+        looks = self._frame.cover(cover) if cover is not None else None
+        vis = looks.masks if looks is not None else None
         if vis is not None and vis[0].all() and vis[1].all():
             vis = None
         if vis is not None:
-            seen = seen_flat(cover, vis[1]) if PAIR_SEEN else None
+            seen = looks.seen() if PAIR_SEEN else None
             ident = self._identify_at(image, corners, threshold, refine_below, 0, "masked", vis,
                                       alternatives, variants, seen)
             if ident.code is None and ident.candidate != "back" and PIXEL_MASK:
-                ident = self._finer_look(image, corners, threshold, refine_below, cover, vis,
+                ident = self._finer_look(image, corners, threshold, refine_below, looks, vis,
                                          alternatives, variants, ident, seen)
             if ident.code is not None or ident.candidate == "back":
                 return self.index_check(image, corners, ident, threshold, vis[1])
@@ -704,16 +804,26 @@ class Templates:
 
     def _index_place(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen):
         """(fit, window, blur, x, y): where the mean of a's and b's index patches fits the corners
-        in view best, or None when neither corner is."""
-        y1, x1 = INDEX_PATCH[1] + INDEX_PAD, INDEX_PATCH[3] + INDEX_PAD
-        p = INDEX_PAD
+        in view best, or None when neither corner is. Kept for the frame's cards: the index test
+        and check come back to a pair (either way round: the mean is the same numbers)."""
+        card = self._frame.card(rect_bgr)
+        if card is None:
+            return self._find_index_place(rect_bgr, a, b, corners_seen)
+        key = (min(a, b), max(a, b), tuple(corners_seen))
+        if key not in card.places:
+            card.places[key] = self._find_index_place(rect_bgr, a, b, corners_seen, card.windows)
+        return card.places[key]
+
+    def _find_index_place(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen, windows=None):
+        """`_index_place`, made; ``windows``: the card's index windows by corner, kept there."""
+        windows = {} if windows is None else windows
         best, place = 0.0, None
-        for k, corner in enumerate((rect_bgr[:y1, :x1], cv2.rotate(rect_bgr[-y1:, -x1:], cv2.ROTATE_180))):
+        for k in (0, 1):
             if not corners_seen[k]:
                 continue
-            # the corner, with room to move the patch up and left of where the outline puts it
-            win = cv2.copyMakeBorder(cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY), p, 0, p, 0,
-                                     cv2.BORDER_REPLICATE).astype(np.float32)
+            if k not in windows:
+                windows[k] = _index_window(rect_bgr, k)
+            win = windows[k]
             for sigma in INDEX_SIGMAS:
                 r = cv2.matchTemplate(win, self._index_pair(a, b, sigma)[0], cv2.TM_CCOEFF_NORMED)
                 _, fit, _, (x, y) = cv2.minMaxLoc(r)
@@ -803,25 +913,36 @@ class Templates:
             place = self._index_place(rect_bgr, a, b, corners_seen)
         if place is None:
             return 0.0, 0.0
-        near = self.index_mask > 0
         _, win, _, x, y = place
-        # every placement at once: over the numeral, a patch's z-scored correlation with a
-        # z-scored numeral is (sum q z - mean q * sum z) / (n * std q)
-        m = near.astype(np.float32)
-        n = float(m.sum())
-        s_q = cv2.matchTemplate(win, m, cv2.TM_CCORR)
-        s_qq = cv2.matchTemplate(win * win, m, cv2.TM_CCORR)
-        mean = s_q / n
-        sd = np.sqrt(np.maximum(s_qq / n - mean * mean, 0.0)) + 1e-6
-        ys = slice(max(0, y - INDEX_NUDGE), y + INDEX_NUDGE + 1)
-        xs = slice(max(0, x - INDEX_NUDGE), x + INDEX_NUDGE + 1)
-        best = [-1.0, -1.0]
-        for sigma in INDEX_SIGMAS:
-            for k, z in enumerate(self._index_pair(a, b, sigma)[1:3]):
-                zm = (z * m).astype(np.float32)
-                like = (cv2.matchTemplate(win, zm, cv2.TM_CCORR) - mean * float(zm.sum())) / (n * sd)
-                best[k] = max(best[k], float(like[ys, xs].max()))
-        return best[0], best[1]
+        th, tw = self.index_mask.shape
+        # the placements within INDEX_NUDGE px, each patch a row, against the numeral mask and
+        # every numeral (each blur, a and b) in one product (ten matchTemplate calls took ten
+        # times as long). Over the numeral, a patch's z-scored correlation with a z-scored
+        # numeral is (sum q z - mean q * sum z) / (n * std q)
+        y0, x0 = max(0, y - INDEX_NUDGE), max(0, x - INDEX_NUDGE)
+        y1 = min(y + INDEX_NUDGE + 1, win.shape[0] - th + 1)
+        x1 = min(x + INDEX_NUDGE + 1, win.shape[1] - tw + 1)
+        patches = np.lib.stride_tricks.sliding_window_view(
+            win[y0:y1 + th - 1, x0:x1 + tw - 1], (th, tw)).reshape(-1, th * tw)
+        weights, sums, n = self._likeness_weights(a, b)
+        prod = patches @ weights
+        mean = prod[:, 0] / n
+        sd = np.sqrt(np.maximum((patches * patches) @ weights[:, 0] / n - mean * mean, 0.0)) + 1e-6
+        like = (prod[:, 1:] - mean[:, None] * sums) / (n * sd[:, None])
+        best = like.reshape(-1, len(INDEX_SIGMAS), 2).max(axis=(0, 1))
+        return max(-1.0, float(best[0])), max(-1.0, float(best[1]))
+
+    def _likeness_weights(self, a: str, b: str):
+        """What `numeral_likeness` compares patches with, made once a pair: columns of the
+        numeral mask, then each blur's a and b numerals over it; their sums; the mask's size."""
+        if (a, b) not in self._likeness:
+            m = (self.index_mask > 0).astype(np.float32)
+            cols = [m] + [(z * m).astype(np.float32) for sigma in INDEX_SIGMAS
+                          for z in self._index_pair(a, b, sigma)[1:3]]
+            sums = np.array([float(c.sum()) for c in cols[1:]], np.float32)
+            self._likeness[(a, b)] = (np.stack([c.ravel() for c in cols], axis=1), sums,
+                                      float(m.sum()))
+        return self._likeness[(a, b)]
 
     def index_check(self, image, corners, ident: Identity, threshold: float,
                     corners_seen=(True, True)) -> Identity:
@@ -875,18 +996,25 @@ class Templates:
         its two index corners are in view in that frame."""
         rect, seen = self._rectified(image, corners), tuple(corners_seen)
         if ident.rotated:
-            rect, seen = cv2.rotate(rect, cv2.ROTATE_180), seen[::-1]
+            card = self._frame.card(rect)
+            if card is None:
+                rect = cv2.rotate(rect, cv2.ROTATE_180)
+            else:  # once, so that its index placements are kept too
+                if card.turned is None:
+                    card.turned = self._frame.add(cv2.rotate(rect, cv2.ROTATE_180))
+                rect = card.turned
+            seen = seen[::-1]
         return rect, seen
 
-    def _finer_look(self, image, corners, threshold, refine_below, cover, vis, alternatives,
-                    variants, ident: Identity, seen=None) -> Identity:
+    def _finer_look(self, image, corners, threshold, refine_below, looks: "_Cover", vis,
+                    alternatives, variants, ident: Identity, seen=None) -> Identity:
         """A covered card left unknown over its visible cells, compared again over its visible
         pixels (`visible_pixels`). Named only when that reading is sure, names the card the cells
         preferred, and its pair test does not side with the runner-up: alone, the finer comparison
         turned a few misplaced outlines into wrong codes (the pixels next to the cover map's edge
         see the card on top)."""
         finer = self._identify_at(image, corners, threshold, refine_below, 0, "masked",
-                                  vis + (visible_pixels(cover),), alternatives, variants, seen)
+                                  vis + (looks.pixels(),), alternatives, variants, seen)
         sure = finer.code is not None and finer.code == ident.candidate and finer.pair > 0.0
         return finer if sure else ident
 
@@ -1022,6 +1150,7 @@ def _clip(x: float, lo: float, hi: float) -> float:
 # three decks every correct answer with a margin under 0.06 sided with its template by >= 0.23,
 # while a wrong 6B for a small Fournier 7B (the look-alike that cost two tracked games) was -0.06.
 PAIR_KNEE, PAIR_SCALE = 0.1, 0.04
+PAIR_CACHE = 512  # pairs whose `_pair_terms` are kept (14 MB at most a deck)
 PAIR_MARGIN = 0.06  # above this margin the winner is clear without it (and a partly covered
                     # card may hide the differing part, leaving the pair test nothing to see)
 
