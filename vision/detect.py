@@ -89,9 +89,9 @@ def foreground_mask(gray: np.ndarray) -> np.ndarray:
     cloth = cv2.blur(cloth, (9, 9))
     # where cards crowd the frame the opening keeps card level: cap it by the dark class (Otsu)
     t, _ = cv2.threshold(tiny, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = tiny[tiny <= t]
-    if dark.size:
-        cloth = np.minimum(cloth, np.uint8(min(255, float(np.percentile(dark, 90)) + 10)))
+    dark = _dark_level(tiny, t)
+    if dark is not None:
+        cloth = np.minimum(cloth, np.uint8(min(255, dark + 10)))
     cloth = cv2.resize(cloth, (w, h), interpolation=cv2.INTER_LINEAR)
     diff = cv2.subtract(gray, cloth)
     _, mask = cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)
@@ -102,6 +102,23 @@ def foreground_mask(gray: np.ndarray) -> np.ndarray:
     cv2.drawContours(mask, [c for c in contours if cv2.contourArea(c) > 40], -1, 255, -1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
+
+
+def _dark_level(tiny: np.ndarray, t: float) -> Optional[float]:
+    """The 90th percentile of the uint8 pixels at most ``t`` (None if there are none), read off
+    their histogram: np.percentile's linear interpolation between the same two order statistics,
+    in the same float arithmetic (its selection over the pixels took a millisecond a frame)."""
+    hist = cv2.calcHist([tiny], [0], None, [256], [0, 256]).ravel()
+    cum = np.cumsum(hist[:int(math.floor(t)) + 1]).astype(np.int64)
+    n = int(cum[-1]) if len(cum) else 0
+    if not n:
+        return None
+    v = (n - 1) * (90 / 100)
+    lo = math.floor(v)
+    g = v - lo
+    a, b = np.searchsorted(cum, [lo, min(lo + 1, n - 1)], side="right").tolist()
+    d = b - a
+    return b - d * (1 - g) if g >= 0.5 else a + d * g
 
 
 def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
