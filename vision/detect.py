@@ -143,12 +143,6 @@ def _edge_arrays(poly: np.ndarray, min_len: float):
     return long_, poly[long_], poly[(long_ + 1) % n], d[long_] / lns[long_, None], lns[long_]
 
 
-def _edges(poly: np.ndarray, min_len: float):
-    """`_edge_arrays` as a list of (index, start, end, direction, length)."""
-    idx, starts, ends, dirs, lns = _edge_arrays(poly, min_len)
-    return [(i, starts[k], ends[k], dirs[k], float(lns[k])) for k, i in enumerate(idx.tolist())]
-
-
 def _corners(poly: np.ndarray, min_len: float):
     """Right-angled convex corners between consecutive long edges (allowing a short chamfer
     between them, which is how a rounded card corner looks): (point, dir_a, len_a, dir_b, len_b),
@@ -443,8 +437,9 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
     corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
-    if hands is not None:  # a corner where the hand was is a fingertip's or a notch's
-        corners = [c for c in corners if not hands.covers(c[0])]
+    if hands is not None and corners:  # a corner where the hand was is a fingertip's or a notch's
+        covered = hands.at(np.array([c[0] for c in corners])).tolist()
+        corners = [c for c, no in zip(corners, covered) if not no]
     return [(best[0] - 1.0, best[1], _alternate(best))
             for best in _corner_hypotheses(corners, mask, long_px, edges, scales, False, hands)
             if best is not None and best[0] > (HYP_MIN if floor is None else floor)]
@@ -454,54 +449,74 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
                      hands: Optional[Hands] = None):
     """Cards hypothesised along the long straight edges of the blob outline that run beside the
     part no other hypothesis explains: the card lies on the blob's side of the edge, with a corner
-    at either end of it, and is scored like a corner hypothesis."""
+    at either end of it, and is scored like a corner hypothesis. Every edge is tested at once."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
-    h, w = mask.shape
-    sizes = np.array([[long_px, short_px], [short_px, long_px]])
     origin = np.asarray(origin, np.float64)
-    ends_tried = []  # (corner, side along the edge, its length, side away from it, 0)
-    for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
-        mid = (a + b) / 2
-        if hands is not None and hands.covers(mid):
-            continue  # the hand's edge
-        n = np.array([-d[1], d[0]])
-        probe = mid + 3 * n
-        if not (0 <= probe[0] < w and 0 <= probe[1] < h) or not mask[int(probe[1]), int(probe[0])]:
-            n = -n
-        if not _inside(unexplained, mid + 0.25 * short_px * n - origin):
-            continue  # the card beside this edge is already explained
-        ends, dirs = [], []
-        for p, u in ((a, d), (b, -d)):
-            if hands is None or not HAND_SLIDE or not hands.covers(p - 2.0 * u):
+    _, a, b, d, lns = _edge_arrays(poly, EDGE_MIN * short_px)
+    mid = (a + b) / 2
+    n = _inward(d, mid, mask)
+    beside = _lookup(unexplained, (mid + 0.25 * short_px * n - origin).astype(int))
+    if hands is not None:
+        beside &= ~hands.at(mid)  # the hand's edge
+    ends, dirs, owner = _edge_ends(a, b, d, lns, np.flatnonzero(beside), long_px, short_px, hands)
+    if not len(owner):
+        return []
+    sizes = np.array([[long_px, short_px], [short_px, long_px]])
+    # (end, orientation, point): a 3 x 3 grid over each card, then its centre
+    along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
+    across = n[owner][:, None, None, :] * (sizes[:, 1, None] * _FB)[None, :, :, None]
+    pts = (ends[:, None, None, :] + along + across).astype(int)
+    on = _lookup(mask, pts[:, :, :9]).all(axis=2)
+    # a card lying on an explained one can have its centre inside that one's outline (its
+    # hidden part, placed from the typical size): then a good part of the card will do
+    free = _lookup(unexplained, pts - origin.astype(int))
+    on &= free[:, :, 9] | (free.sum(axis=2) >= EDGE_UNEXPLAINED)
+    on &= lns[owner][:, None] <= sizes[:, 0] * 1.12
+    # only where the card would lie on the blob and in the unexplained part
+    tried = [(ends[e], dirs[e], float(lns[owner[e]]), n[owner[e]], 0.0)
+             for e in np.flatnonzero(on.any(axis=1)).tolist()]
+    return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
+            for best in _corner_hypotheses(tried, mask, long_px, edges, scales, True, hands)
+            if best is not None and best[0] > HYP_MIN]
+
+
+def _inward(d: np.ndarray, mid: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each edge's normal (edges along d, with middles mid) towards the blob: the left one, turned
+    where the mask 3 px along it is unset or off the frame."""
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    probe = mid + 3 * n
+    h, w = mask.shape
+    px, py = probe[:, 0], probe[:, 1]
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    on[on] = mask[py[on].astype(int), px[on].astype(int)] > 0
+    n[~on] *= -1
+    return n
+
+
+def _edge_ends(a, b, d, lns, which, long_px: float, short_px: float, hands: Optional[Hands]):
+    """The corners tried along edges ``which`` (from a to b, along d, lns long): both ends, in
+    order, as (points, directions away from them, the edge of each). An edge that runs on under a
+    hand has its card's corner not at its end but further on (`HAND_SLIDE`)."""
+    ends, dirs, owner = [], [], []
+    slid_a = slid_b = np.zeros(len(a), bool)
+    if hands is not None and HAND_SLIDE:
+        slid_a, slid_b = hands.at(a - 2.0 * d), hands.at(b + 2.0 * d)
+    for k in which:
+        ln = float(lns[k])
+        for p, u, slid in ((a[k], d[k], slid_a[k]), (b[k], -d[k], slid_b[k])):
+            if not slid:
                 ends.append(p)
                 dirs.append(u)
+                owner.append(k)
                 continue
-            # the edge runs on under the hand: the card's corner is not here but further on
             for size in (long_px, short_px):
                 for f in SLIDE_STEPS:
                     if (size - ln) * f > 2.0:
                         ends.append(p - u * (size - ln) * f)
                         dirs.append(u)
-        if not ends:
-            continue
-        ends, dirs = np.array(ends), np.array(dirs)
-        # (end, orientation, point): a 3 x 3 grid over each card, then its centre
-        along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
-        across = n * (sizes[:, 1, None] * _FB)[None, :, :, None]
-        pts = (ends[:, None, None, :] + along + across).astype(int)
-        on = _lookup(mask, pts[:, :, :9]).all(axis=2)
-        # a card lying on an explained one can have its centre inside that one's outline (its
-        # hidden part, placed from the typical size): then a good part of the card will do
-        free = _lookup(unexplained, pts - origin.astype(int))
-        on &= free[:, :, 9] | (free.sum(axis=2) >= EDGE_UNEXPLAINED)
-        on &= ln <= sizes[:, 0] * 1.12
-        for e in np.nonzero(on.any(axis=1))[0]:
-            # only where the card would lie on the blob and in the unexplained part
-            ends_tried.append((ends[e], dirs[e], ln, n, 0.0))
-    return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
-            for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales, True, hands)
-            if best is not None and best[0] > HYP_MIN]
+                        owner.append(k)
+    return np.array(ends), np.array(dirs), np.array(owner, int)
 
 
 _FA = np.array([0.15, 0.15, 0.15, 0.5, 0.5, 0.5, 0.85, 0.85, 0.85, 0.5])  # a 3 x 3 grid, then the centre
