@@ -242,28 +242,27 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """For each quadrilateral (k, 4, 2): the fraction of points along its four sides that lie on
     the blob outline or on an edge where the card is lighter than a band just outside it (cloth,
     or the shadow a top card casts). A frame line printed inside a card has light card beyond it,
-    so it does not count. ``edges``: near the blob outline or not, and the grey level, stacked
-    (`_edge_planes`), so that one gather reads both, for every quadrilateral at once."""
+    so it does not count. ``edges``: near the blob outline or not, and the grey level, as flat
+    planes (`_edge_planes`), read for every quadrilateral at once."""
     d = quads[:, _NEXT] - quads
     n = d[..., ::-1] * _LEFT / (np.hypot(d[..., 0], d[..., 1])[..., None] + 1e-9)
     c = ((quads[:, 0] + quads[:, 1] + quads[:, 2] + quads[:, 3]) * 0.25)[:, None, :] - quads
     n[c[..., 0] * n[..., 0] + c[..., 1] * n[..., 1] < 0] *= -1  # normals point into the card
     p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
     # the nearest pixel of each point (k, offset, side, point), x and y made apart: the same sums
-    # as on (..., 2) points; then gathered from the planes' rows by flat index, the outline at
-    # the first offset and the grey level at the others (indexing the (h, w, 2) planes with two
-    # index arrays took four times as long)
-    h, w = edges.shape[:2]
+    # as on (..., 2) points; then gathered from the flat planes by flat index, the outline at
+    # the first offset and the grey level at the others (indexing (h, w) planes with two index
+    # arrays took four times as long)
+    near, grey, (h, w) = edges
     ij = []
     for c_, size in ((0, w), (1, h)):
         q = p[:, None, :, :, c_] + _OFFS[None, :, None, None] * n[:, None, :, None, c_]
         # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
         ij.append(np.minimum(np.maximum((q + 0.5).astype(np.int32), 0), size - 1))
     flat = ij[1] * w + ij[0]
-    rows = edges.reshape(-1, 2)
-    at = rows[flat[:, 0], 0]
+    at = near[flat[:, 0]]
     on_outline = at == 1
-    g = rows[flat[:, 1:], 1].astype(np.float32)
+    g = grey[flat[:, 1:]].astype(np.float32)
     inside = (g[:, 0] + g[:, 1]) * 0.5
     outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
@@ -277,11 +276,11 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return (np.count_nonzero(hits & ~unknown, axis=(1, 2)) + UNKNOWN_CREDIT * n_unknown) / (4 * len(_T10))
 
 
-def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> np.ndarray:
-    """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level:
-    (h, w, 2) uint8. Kept in bytes and made with cv2.merge: a float32 np.dstack of the half frame
-    took 3 ms a frame, most of it faulting in 1.8 MB of fresh memory."""
-    return cv2.merge([near_outline, gray_u8])
+def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> tuple:
+    """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level, as
+    flat uint8 views, and their (h, w). Each is gathered from apart: interleaving the two with
+    cv2.merge cost 1.3 ms a frame (most of it faulting in fresh memory), a float32 np.dstack 3."""
+    return near_outline.reshape(-1), gray_u8.reshape(-1), near_outline.shape
 
 
 def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True,
