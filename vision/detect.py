@@ -953,6 +953,8 @@ def _fitted(c, kept, scores, others, blob_hint: float, gray,
     """A merged blob's cards with their sides fitted to its outline (or, where a side crosses
     another card, snapped to the image edge there), in full-resolution pixels."""
     s = WORK_SCALE
+    if not kept:
+        return []
     pts = _fit_points(c, hands)
     found = []
     for score, quad, alts in zip(scores, kept, others):
