@@ -232,3 +232,16 @@ def test_a_hidden_end_is_pushed_out_only_square_and_longer():
     askew[1] = [60, 12]
     assert detect._hidden_end(askew, [True, True, False, True], 86.0) is None
     assert detect._hidden_end(q, [True, False, False, True], 86.0) is None  # two sides unfitted
+
+
+def test_calibration_markers_are_not_split_into_cards():
+    """A marker's blob (square, a third of it black) is no card; a square light blob (what a hand
+    leaves of a card) still is looked at."""
+    gray = np.full((200, 400), 60, np.uint8)
+    gray[40:100, 40:100] = 255
+    gray[50:90, 50:70] = 10  # the marker's black pattern
+    gray[60:80, 75:90] = 10
+    gray[40:100, 200:260] = 230  # a light square: part of a card
+    contours = detect._card_sized(detect.foreground_mask(gray), 40.0)
+    kinds = sorted((int(c.reshape(-1, 2)[:, 0].min()), detect._marker(c, gray)) for c in contours)
+    assert [k for _, k in kinds] == [True, False]

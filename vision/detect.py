@@ -55,6 +55,9 @@ HAND_COVER = 0.02  # a card a hand covers this much of is read as partly covered
 HAND_SLIDE = True  # an edge that runs under a hand: cards with their corner under it too
 SLIDE_STEPS = (0.25, 0.5, 0.75, 1.0)  # ... that far on, in parts of the length the edge lacks
 COVER_SIZE = (48, 72)  # width, height of the maps of what covers a card (hands here, cards in `recognise`)
+MARKERS = True  # calibration markers' blobs are not split into cards (`_marker`)
+MARKER_BLACK = 60  # a marker's black: grey levels under this (its pattern is 36-41% of it)
+MARKER_DARK = 0.25  # ... a blob this much black
 HANDS = True  # a hand's outline is unknown to the side fits and corners (`vision.hands`)
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
@@ -688,6 +691,20 @@ def _square(contour: np.ndarray) -> bool:
     return min(a, b) > 0 and max(a, b) / min(a, b) < 1.15
 
 
+def _marker(contour: np.ndarray, gray: np.ndarray) -> bool:
+    """A calibration marker: a convex, nearly square blob (`_square`) a quarter of it black or more
+    (MARKER_DARK). No card splits out of one, and its hypotheses and edges cost a millisecond
+    each. A square blob can be a card: the part a hand or a face-down card the mask misses leaves
+    of it, or cards side by side; on five frame sets such cards were 4% black at most."""
+    if not MARKERS or not _square(contour):
+        return False
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 255, -1)
+    dark = cv2.inRange(gray[y:y + h, x:x + w], 0, MARKER_BLACK - 1) & blob
+    return cv2.countNonZero(dark) >= MARKER_DARK * cv2.countNonZero(blob)
+
+
 def _on_outline(contour: np.ndarray, a, b, tol: float = 2.0) -> bool:
     """Whether the segment a-b runs along the blob outline (a whole side of a card), not across
     the blob between the corners of two different cards that happen to line up."""
@@ -846,7 +863,7 @@ def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px,
         if r is not None and r[1] >= min_long and (hint is None or 0.75 < r[1] / hint < 1.3):
             found.append(Detection((r[0] / s + _HALF).astype(np.float32), 1.0))
             continue
-        if hint is None:
+        if hint is None or _marker(c, gray):
             continue
         blob_hint = hint
         if local is not None:
