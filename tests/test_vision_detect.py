@@ -245,3 +245,11 @@ def test_calibration_markers_are_not_split_into_cards():
     contours = detect._card_sized(detect.foreground_mask(gray), 40.0)
     kinds = sorted((int(c.reshape(-1, 2)[:, 0].min()), detect._marker(c, gray)) for c in contours)
     assert [k for _, k in kinds] == [True, False]
+
+
+def test_small_blobs_at_the_frame_edge_are_fragments():
+    """A blob smaller than half a card is left alone at the frame's edge, looked at inside it."""
+    square = np.array([[0, 0], [20, 0], [20, 20], [0, 20]], np.int32).reshape(-1, 1, 2)
+    assert detect._edge_fragment(square, (360, 640), 40.0)
+    assert not detect._edge_fragment(square + 100, (360, 640), 40.0)
+    assert not detect._edge_fragment(square * 3, (360, 640), 40.0)  # bigger than half a card
