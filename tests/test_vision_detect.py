@@ -232,3 +232,24 @@ def test_a_hidden_end_is_pushed_out_only_square_and_longer():
     askew[1] = [60, 12]
     assert detect._hidden_end(askew, [True, True, False, True], 86.0) is None
     assert detect._hidden_end(q, [True, False, False, True], 86.0) is None  # two sides unfitted
+
+
+def test_calibration_markers_are_not_split_into_cards():
+    """A marker's blob (square, a third of it black) is no card; a square light blob (what a hand
+    leaves of a card) still is looked at."""
+    gray = np.full((200, 400), 60, np.uint8)
+    gray[40:100, 40:100] = 255
+    gray[50:90, 50:70] = 10  # the marker's black pattern
+    gray[60:80, 75:90] = 10
+    gray[40:100, 200:260] = 230  # a light square: part of a card
+    contours = detect._card_sized(detect.foreground_mask(gray), 40.0)
+    kinds = sorted((int(c.reshape(-1, 2)[:, 0].min()), detect._marker(c, gray)) for c in contours)
+    assert [k for _, k in kinds] == [True, False]
+
+
+def test_small_blobs_at_the_frame_edge_are_fragments():
+    """A blob smaller than half a card is left alone at the frame's edge, looked at inside it."""
+    square = np.array([[0, 0], [20, 0], [20, 20], [0, 20]], np.int32).reshape(-1, 1, 2)
+    assert detect._edge_fragment(square, (360, 640), 40.0)
+    assert not detect._edge_fragment(square + 100, (360, 640), 40.0)
+    assert not detect._edge_fragment(square * 3, (360, 640), 40.0)  # bigger than half a card

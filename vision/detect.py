@@ -55,6 +55,11 @@ HAND_COVER = 0.02  # a card a hand covers this much of is read as partly covered
 HAND_SLIDE = True  # an edge that runs under a hand: cards with their corner under it too
 SLIDE_STEPS = (0.25, 0.5, 0.75, 1.0)  # ... that far on, in parts of the length the edge lacks
 COVER_SIZE = (48, 72)  # width, height of the maps of what covers a card (hands here, cards in `recognise`)
+MARKERS = True  # calibration markers' blobs are not split into cards (`_marker`)
+MARKER_BLACK = 60  # a marker's black: grey levels under this (its pattern is 36-41% of it)
+MARKER_DARK = 0.25  # ... a blob this much black
+EDGE_FRAGMENTS = True  # small blobs at the frame's edge are not split into cards (`_edge_fragment`)
+EDGE_FRAGMENT = 0.5  # ... smaller than this many cards' area
 HANDS = True  # a hand's outline is unknown to the side fits and corners (`vision.hands`)
 HYP_MIN = 1.5  # a card hypothesis needs mask support plus side support above this
 ALTERNATES = True  # a corner's card turned the other way, when the blob supports it nearly as well
@@ -89,9 +94,9 @@ def foreground_mask(gray: np.ndarray) -> np.ndarray:
     cloth = cv2.blur(cloth, (9, 9))
     # where cards crowd the frame the opening keeps card level: cap it by the dark class (Otsu)
     t, _ = cv2.threshold(tiny, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = tiny[tiny <= t]
-    if dark.size:
-        cloth = np.minimum(cloth, np.uint8(min(255, float(np.percentile(dark, 90)) + 10)))
+    dark = _dark_level(tiny, t)
+    if dark is not None:
+        cloth = np.minimum(cloth, np.uint8(min(255, dark + 10)))
     cloth = cv2.resize(cloth, (w, h), interpolation=cv2.INTER_LINEAR)
     diff = cv2.subtract(gray, cloth)
     _, mask = cv2.threshold(diff, 40, 255, cv2.THRESH_BINARY)
@@ -102,6 +107,23 @@ def foreground_mask(gray: np.ndarray) -> np.ndarray:
     cv2.drawContours(mask, [c for c in contours if cv2.contourArea(c) > 40], -1, 255, -1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
+
+
+def _dark_level(tiny: np.ndarray, t: float) -> Optional[float]:
+    """The 90th percentile of the uint8 pixels at most ``t`` (None if there are none), read off
+    their histogram: np.percentile's linear interpolation between the same two order statistics,
+    in the same float arithmetic (its selection over the pixels took a millisecond a frame)."""
+    hist = cv2.calcHist([tiny], [0], None, [256], [0, 256]).ravel()
+    cum = np.cumsum(hist[:int(math.floor(t)) + 1]).astype(np.int64)
+    n = int(cum[-1]) if len(cum) else 0
+    if not n:
+        return None
+    v = (n - 1) * (90 / 100)
+    lo = math.floor(v)
+    g = v - lo
+    a, b = np.searchsorted(cum, [lo, min(lo + 1, n - 1)], side="right").tolist()
+    d = b - a
+    return b - d * (1 - g) if g >= 0.5 else a + d * g
 
 
 def _line_intersection(p1, d1, p2, d2) -> Optional[np.ndarray]:
@@ -124,12 +146,6 @@ def _edge_arrays(poly: np.ndarray, min_len: float):
     lns = np.hypot(d[:, 0], d[:, 1])
     long_ = np.flatnonzero(lns >= min_len)
     return long_, poly[long_], poly[(long_ + 1) % n], d[long_] / lns[long_, None], lns[long_]
-
-
-def _edges(poly: np.ndarray, min_len: float):
-    """`_edge_arrays` as a list of (index, start, end, direction, length)."""
-    idx, starts, ends, dirs, lns = _edge_arrays(poly, min_len)
-    return [(i, starts[k], ends[k], dirs[k], float(lns[k])) for k, i in enumerate(idx.tolist())]
 
 
 def _corners(poly: np.ndarray, min_len: float):
@@ -231,28 +247,27 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """For each quadrilateral (k, 4, 2): the fraction of points along its four sides that lie on
     the blob outline or on an edge where the card is lighter than a band just outside it (cloth,
     or the shadow a top card casts). A frame line printed inside a card has light card beyond it,
-    so it does not count. ``edges``: near the blob outline or not, and the grey level, stacked
-    (`_edge_planes`), so that one gather reads both, for every quadrilateral at once."""
+    so it does not count. ``edges``: near the blob outline or not, and the grey level, as flat
+    planes (`_edge_planes`), read for every quadrilateral at once."""
     d = quads[:, _NEXT] - quads
     n = d[..., ::-1] * _LEFT / (np.hypot(d[..., 0], d[..., 1])[..., None] + 1e-9)
     c = ((quads[:, 0] + quads[:, 1] + quads[:, 2] + quads[:, 3]) * 0.25)[:, None, :] - quads
     n[c[..., 0] * n[..., 0] + c[..., 1] * n[..., 1] < 0] *= -1  # normals point into the card
     p = quads[:, :, None, :] + _T10[None, None, :, None] * d[:, :, None, :]  # (k, 4, 10, 2)
     # the nearest pixel of each point (k, offset, side, point), x and y made apart: the same sums
-    # as on (..., 2) points; then gathered from the planes' rows by flat index, the outline at
-    # the first offset and the grey level at the others (indexing the (h, w, 2) planes with two
-    # index arrays took four times as long)
-    h, w = edges.shape[:2]
+    # as on (..., 2) points; then gathered from the flat planes by flat index, the outline at
+    # the first offset and the grey level at the others (indexing (h, w) planes with two index
+    # arrays took four times as long)
+    near, grey, (h, w) = edges
     ij = []
     for c_, size in ((0, w), (1, h)):
         q = p[:, None, :, :, c_] + _OFFS[None, :, None, None] * n[:, None, :, None, c_]
         # np.minimum/np.maximum: the same as np.clip without its per-call overhead (a hot path)
         ij.append(np.minimum(np.maximum((q + 0.5).astype(np.int32), 0), size - 1))
     flat = ij[1] * w + ij[0]
-    rows = edges.reshape(-1, 2)
-    at = rows[flat[:, 0], 0]
+    at = near[flat[:, 0]]
     on_outline = at == 1
-    g = rows[flat[:, 1:], 1].astype(np.float32)
+    g = grey[flat[:, 1:]].astype(np.float32)
     inside = (g[:, 0] + g[:, 1]) * 0.5
     outside = (g[:, 2] + g[:, 3] + g[:, 4]) / 3.0
     hits = on_outline | ((inside - outside) > 18)
@@ -266,11 +281,11 @@ def _side_supports(edges: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return (np.count_nonzero(hits & ~unknown, axis=(1, 2)) + UNKNOWN_CREDIT * n_unknown) / (4 * len(_T10))
 
 
-def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> np.ndarray:
-    """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level:
-    (h, w, 2) uint8. Kept in bytes and made with cv2.merge: a float32 np.dstack of the half frame
-    took 3 ms a frame, most of it faulting in 1.8 MB of fresh memory."""
-    return cv2.merge([near_outline, gray_u8])
+def _edge_planes(near_outline: np.ndarray, gray_u8: np.ndarray) -> tuple:
+    """What `_side_supports` reads: 1 within 1.5 px of the blob outline, and the grey level, as
+    flat uint8 views, and their (h, w). Each is gathered from apart: interleaving the two with
+    cv2.merge cost 1.3 ms a frame (most of it faulting in fresh memory), a float32 np.dstack 3."""
+    return near_outline.reshape(-1), gray_u8.reshape(-1), near_outline.shape
 
 
 def _corner_hypotheses(corners, mask, long_px, edges, scales, centre_in_mask=True,
@@ -426,8 +441,9 @@ def _hypotheses(contour: np.ndarray, mask: np.ndarray, long_px: float, edges,
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
     corners = [c[:5] for c in _corners(poly, max(6.0, short_px * 0.18)) if c[5] > 0]
-    if hands is not None:  # a corner where the hand was is a fingertip's or a notch's
-        corners = [c for c in corners if not hands.covers(c[0])]
+    if hands is not None and corners:  # a corner where the hand was is a fingertip's or a notch's
+        covered = hands.at(np.array([c[0] for c in corners])).tolist()
+        corners = [c for c, no in zip(corners, covered) if not no]
     return [(best[0] - 1.0, best[1], _alternate(best))
             for best in _corner_hypotheses(corners, mask, long_px, edges, scales, False, hands)
             if best is not None and best[0] > (HYP_MIN if floor is None else floor)]
@@ -437,54 +453,74 @@ def _edge_hypotheses(contour, mask, long_px, edges, scales, unexplained, origin,
                      hands: Optional[Hands] = None):
     """Cards hypothesised along the long straight edges of the blob outline that run beside the
     part no other hypothesis explains: the card lies on the blob's side of the edge, with a corner
-    at either end of it, and is scored like a corner hypothesis."""
+    at either end of it, and is scored like a corner hypothesis. Every edge is tested at once."""
     poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
     short_px = long_px / CARD_ASPECT
-    h, w = mask.shape
-    sizes = np.array([[long_px, short_px], [short_px, long_px]])
     origin = np.asarray(origin, np.float64)
-    ends_tried = []  # (corner, side along the edge, its length, side away from it, 0)
-    for _, a, b, d, ln in _edges(poly, EDGE_MIN * short_px):
-        mid = (a + b) / 2
-        if hands is not None and hands.covers(mid):
-            continue  # the hand's edge
-        n = np.array([-d[1], d[0]])
-        probe = mid + 3 * n
-        if not (0 <= probe[0] < w and 0 <= probe[1] < h) or not mask[int(probe[1]), int(probe[0])]:
-            n = -n
-        if not _inside(unexplained, mid + 0.25 * short_px * n - origin):
-            continue  # the card beside this edge is already explained
-        ends, dirs = [], []
-        for p, u in ((a, d), (b, -d)):
-            if hands is None or not HAND_SLIDE or not hands.covers(p - 2.0 * u):
+    _, a, b, d, lns = _edge_arrays(poly, EDGE_MIN * short_px)
+    mid = (a + b) / 2
+    n = _inward(d, mid, mask)
+    beside = _lookup(unexplained, (mid + 0.25 * short_px * n - origin).astype(int))
+    if hands is not None:
+        beside &= ~hands.at(mid)  # the hand's edge
+    ends, dirs, owner = _edge_ends(a, b, d, lns, np.flatnonzero(beside), long_px, short_px, hands)
+    if not len(owner):
+        return []
+    sizes = np.array([[long_px, short_px], [short_px, long_px]])
+    # (end, orientation, point): a 3 x 3 grid over each card, then its centre
+    along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
+    across = n[owner][:, None, None, :] * (sizes[:, 1, None] * _FB)[None, :, :, None]
+    pts = (ends[:, None, None, :] + along + across).astype(int)
+    on = _lookup(mask, pts[:, :, :9]).all(axis=2)
+    # a card lying on an explained one can have its centre inside that one's outline (its
+    # hidden part, placed from the typical size): then a good part of the card will do
+    free = _lookup(unexplained, pts - origin.astype(int))
+    on &= free[:, :, 9] | (free.sum(axis=2) >= EDGE_UNEXPLAINED)
+    on &= lns[owner][:, None] <= sizes[:, 0] * 1.12
+    # only where the card would lie on the blob and in the unexplained part
+    tried = [(ends[e], dirs[e], float(lns[owner[e]]), n[owner[e]], 0.0)
+             for e in np.flatnonzero(on.any(axis=1)).tolist()]
+    return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
+            for best in _corner_hypotheses(tried, mask, long_px, edges, scales, True, hands)
+            if best is not None and best[0] > HYP_MIN]
+
+
+def _inward(d: np.ndarray, mid: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each edge's normal (edges along d, with middles mid) towards the blob: the left one, turned
+    where the mask 3 px along it is unset or off the frame."""
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    probe = mid + 3 * n
+    h, w = mask.shape
+    px, py = probe[:, 0], probe[:, 1]
+    on = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    on[on] = mask[py[on].astype(int), px[on].astype(int)] > 0
+    n[~on] *= -1
+    return n
+
+
+def _edge_ends(a, b, d, lns, which, long_px: float, short_px: float, hands: Optional[Hands]):
+    """The corners tried along edges ``which`` (from a to b, along d, lns long): both ends, in
+    order, as (points, directions away from them, the edge of each). An edge that runs on under a
+    hand has its card's corner not at its end but further on (`HAND_SLIDE`)."""
+    ends, dirs, owner = [], [], []
+    slid_a = slid_b = np.zeros(len(a), bool)
+    if hands is not None and HAND_SLIDE:
+        slid_a, slid_b = hands.at(a - 2.0 * d), hands.at(b + 2.0 * d)
+    for k in which:
+        ln = float(lns[k])
+        for p, u, slid in ((a[k], d[k], slid_a[k]), (b[k], -d[k], slid_b[k])):
+            if not slid:
                 ends.append(p)
                 dirs.append(u)
+                owner.append(k)
                 continue
-            # the edge runs on under the hand: the card's corner is not here but further on
             for size in (long_px, short_px):
                 for f in SLIDE_STEPS:
                     if (size - ln) * f > 2.0:
                         ends.append(p - u * (size - ln) * f)
                         dirs.append(u)
-        if not ends:
-            continue
-        ends, dirs = np.array(ends), np.array(dirs)
-        # (end, orientation, point): a 3 x 3 grid over each card, then its centre
-        along = dirs[:, None, None, :] * (sizes[:, 0, None] * _FA)[None, :, :, None]
-        across = n * (sizes[:, 1, None] * _FB)[None, :, :, None]
-        pts = (ends[:, None, None, :] + along + across).astype(int)
-        on = _lookup(mask, pts[:, :, :9]).all(axis=2)
-        # a card lying on an explained one can have its centre inside that one's outline (its
-        # hidden part, placed from the typical size): then a good part of the card will do
-        free = _lookup(unexplained, pts - origin.astype(int))
-        on &= free[:, :, 9] | (free.sum(axis=2) >= EDGE_UNEXPLAINED)
-        on &= ln <= sizes[:, 0] * 1.12
-        for e in np.nonzero(on.any(axis=1))[0]:
-            # only where the card would lie on the blob and in the unexplained part
-            ends_tried.append((ends[e], dirs[e], ln, n, 0.0))
-    return [(best[0] - 1.0 - EDGE_PENALTY, best[1], None)
-            for best in _corner_hypotheses(ends_tried, mask, long_px, edges, scales, True, hands)
-            if best is not None and best[0] > HYP_MIN]
+                        owner.append(k)
+    return np.array(ends), np.array(dirs), np.array(owner, int)
 
 
 _FA = np.array([0.15, 0.15, 0.15, 0.5, 0.5, 0.5, 0.85, 0.85, 0.85, 0.5])  # a 3 x 3 grid, then the centre
@@ -657,6 +693,32 @@ def _square(contour: np.ndarray) -> bool:
     return min(a, b) > 0 and max(a, b) / min(a, b) < 1.15
 
 
+def _marker(contour: np.ndarray, gray: np.ndarray) -> bool:
+    """A calibration marker: a convex, nearly square blob (`_square`) a quarter of it black or more
+    (MARKER_DARK). No card splits out of one, and its hypotheses and edges cost a millisecond
+    each. A square blob can be a card: the part a hand or a face-down card the mask misses leaves
+    of it, or cards side by side; on five frame sets such cards were 4% black at most."""
+    if not MARKERS or not _square(contour):
+        return False
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - np.array([x, y], np.int32)], -1, 255, -1)
+    dark = cv2.inRange(gray[y:y + h, x:x + w], 0, MARKER_BLACK - 1) & blob
+    return cv2.countNonZero(dark) >= MARKER_DARK * cv2.countNonZero(blob)
+
+
+def _edge_fragment(contour: np.ndarray, shape, long_px: float) -> bool:
+    """A blob at the frame's edge smaller than EDGE_FRAGMENT cards (the table beyond the cloth in
+    a corner of the view, mostly): not split into cards. A card so little of which is in view
+    is not read (the benchmark counts cards at least half visible); on five frame sets none was
+    found in one, and their hypotheses cost 0.6 ms a frame."""
+    if not EDGE_FRAGMENTS:
+        return False
+    x, y, w, h = cv2.boundingRect(contour)
+    at_edge = x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+    return at_edge and cv2.contourArea(contour) < EDGE_FRAGMENT * long_px * long_px / CARD_ASPECT
+
+
 def _on_outline(contour: np.ndarray, a, b, tol: float = 2.0) -> bool:
     """Whether the segment a-b runs along the blob outline (a whole side of a card), not across
     the blob between the corners of two different cards that happen to line up."""
@@ -815,13 +877,15 @@ def _split_blobs(small, gray, mask, contours, cleans, card_long_px, min_long_px,
         if r is not None and r[1] >= min_long and (hint is None or 0.75 < r[1] / hint < 1.3):
             found.append(Detection((r[0] / s + _HALF).astype(np.float32), 1.0))
             continue
-        if hint is None:
+        if hint is None or _marker(c, gray):
             continue
         blob_hint = hint
         if local is not None:
             m = c.reshape(-1, 2).mean(axis=0)
             blob_hint = float(np.clip(local @ [1.0, m[0], m[1]], (1 - LOCAL_CLIP) * hint,
                                       (1 + LOCAL_CLIP) * hint))
+        if _edge_fragment(c, mask.shape, blob_hint):
+            continue
         # a perspective model of the card size extrapolates poorly near the frame edges: where
         # it strays from the typical size, try a smaller and a larger card too
         scales = (1.0,) if card_long_px or (ONE_SCALE and local is not None and abs(blob_hint / hint - 1) < 0.03) \
@@ -922,6 +986,8 @@ def _fitted(c, kept, scores, others, blob_hint: float, gray,
     """A merged blob's cards with their sides fitted to its outline (or, where a side crosses
     another card, snapped to the image edge there), in full-resolution pixels."""
     s = WORK_SCALE
+    if not kept:
+        return []
     pts = _fit_points(c, hands)
     found = []
     for score, quad, alts in zip(scores, kept, others):
