@@ -65,9 +65,9 @@ def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled
         nz = replace(nz, glare=(0, 0, 0, 0))
     if enrolled:
         ident = Templates.from_deck(deck)
-    else:
-        from vision.agnostic import Reader
-        ident = Reader()
+    else:  # a deck nobody enrolled: read agnostically, and learned as the game shows it
+        from vision.learn import Learner
+        ident = Learner()
     return Camera3D(deck, Recogniser(ident), camera, table, nz)
 
 

@@ -434,8 +434,12 @@ class Templates:
     """An enrolled deck. `identify` compares a rectified card with every template at 0 and 180
     degrees, using robust per-cell correlation, and calibrates the margin over the runner-up."""
 
-    def __init__(self, rects: Dict[str, np.ndarray], name: str = "deck"):
+    def __init__(self, rects: Dict[str, np.ndarray], name: str = "deck", numerals: bool = True):
         self.name = name
+        # whether the index tests may read the templates' numerals: not those of templates learned
+        # from camera views (`learn.Learner`), blurred and either way up (a learned Fournier 4 of
+        # copas under another card was named a 5 on the fitting seeds)
+        self.numerals = numerals
         self.codes: List[str] = list(rects)
         # every template as it is, then turned 180 degrees: row o * n + i of each stack is code i at
         # orientation o. A query is compared as it lies with both halves at once: the template
@@ -804,8 +808,11 @@ class Templates:
 
     def _index_place(self, rect_bgr: np.ndarray, a: str, b: str, corners_seen):
         """(fit, window, blur, x, y): where the mean of a's and b's index patches fits the corners
-        in view best, or None when neither corner is. Kept for the frame's cards: the index test
-        and check come back to a pair (either way round: the mean is the same numbers)."""
+        in view best, or None when neither corner is (or when the templates' numerals are not to
+        be trusted: `numerals`). Kept for the frame's cards: the index test and check come back
+        to a pair (either way round: the mean is the same numbers)."""
+        if not self.numerals or not self.index_mask.any():
+            return None
         card = self._frame.card(rect_bgr)
         if card is None:
             return self._find_index_place(rect_bgr, a, b, corners_seen)

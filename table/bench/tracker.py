@@ -14,7 +14,8 @@ def configure(p):
     p.add_argument("--mode", choices=["pixels", "truth"], default="pixels",
                    help="pixels: render and read every frame; truth: ground-truth observations (logic only)")
     p.add_argument("--agnostic", action="store_true",
-                   help="read the cards with the deck-agnostic reader, as for a deck nobody enrolled")
+                   help="read the cards as for a deck nobody enrolled: the deck-agnostic reader, "
+                        "learning the deck from its surest readings as the game goes (`vision.learn`)")
     p.add_argument("--seed", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=1, help="games run in parallel processes")
 
@@ -69,7 +70,7 @@ def run(args) -> int:
             decks.append((name, str(shared / name)))
         else:
             print(f"deck {name}: not found under {shared}, skipped")
-    reader = "deck-agnostic reader" if args.agnostic else "enrolled deck"
+    reader = "deck-agnostic reader, learning the deck" if args.agnostic else "enrolled deck"
     print(f"mode {args.mode}; {args.games} games per preset; decks {', '.join(d for d, _ in decks)}; "
           f"{reader}; hands over the table, nudges and glare on; {args.jobs} process(es)", flush=True)
     pool = None

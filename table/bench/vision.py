@@ -16,7 +16,8 @@ def configure(p):
     p.add_argument("--decks", default=str(DECKS_DIR), help="folder of reference decks")
     p.add_argument("--min-visible", type=float, default=0.5,
                    help="count face-up cards with at least this visible fraction")
-    p.add_argument("--no-agnostic", action="store_true", help="skip the deck-agnostic reader")
+    p.add_argument("--no-agnostic", action="store_true",
+                   help="skip the deck-agnostic reader (and the learning one)")
     p.add_argument("--seed", type=int, default=10_000, help="first scene seed (fixed set by default)")
 
 
@@ -103,6 +104,7 @@ def run(args) -> int:
     from vision import synth
     from vision.agnostic import Reader
     from vision.identify import Templates
+    from vision.learn import Learner
 
     cv2.setNumThreads(1)
     decks = [synth.builtin(40)]
@@ -120,6 +122,7 @@ def run(args) -> int:
         ids = {"enrolled": Templates.from_deck(deck)}
         if not args.no_agnostic:
             ids["agnostic"] = Reader()
+            ids["learning"] = Learner()  # the agnostic reader, learning the deck scene by scene
         stats = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages, args.seed)
         for mode, st in stats.items():
             rows.append((deck.name, mode, st))

@@ -1,4 +1,4 @@
-"""`brisca-table recognise IMAGE... [--deck DECKDIR] [--json]`: every card in still images."""
+"""`brisca-table recognise IMAGE... [--deck DECKDIR | --learn] [--json]`: every card in still images."""
 from __future__ import annotations
 
 import json
@@ -10,6 +10,9 @@ def configure(p):
     p.add_argument("--deck", metavar="DECKDIR",
                    help="enrolled deck (from `enroll`) or a folder of card images named by code; "
                         "without it the deck-agnostic reader is used")
+    p.add_argument("--learn", action="store_true",
+                   help="without --deck: learn the deck from the surest readings of the images "
+                        "read so far, and read covered cards with it (images of one game, in order)")
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     p.add_argument("--threshold", type=float, default=0.5,
                    help="confidence below which a card is reported as unknown (null)")
@@ -31,6 +34,10 @@ def run(args) -> int:
             identifier = Templates.from_folder(args.deck)
         except (OSError, ValueError) as e:
             raise UsageError(f"cannot load deck {args.deck}: {e}")
+    elif args.learn:
+        from vision.learn import Learner
+
+        identifier = Learner()
     else:
         from vision.agnostic import Reader
 
