@@ -64,6 +64,8 @@ def test_a_sighting_unlike_the_code_is_refused():
     learner = Learner(min_codes=3)
     for code in ("5C", "6C", "7C"):
         assert learner.learn(code, face_to_rect(deck.faces[code]))
+    assert learner.templates is None  # made for the next frame
+    learner.new_frame()
     assert learner.templates is not None
     assert not learner.learn("5C", face_to_rect(deck.faces["7C"]))  # the templates say 7C
     assert learner.refused == 1

@@ -434,7 +434,10 @@ class Templates:
     """An enrolled deck. `identify` compares a rectified card with every template at 0 and 180
     degrees, using robust per-cell correlation, and calibrates the margin over the runner-up."""
 
-    def __init__(self, rects: Dict[str, np.ndarray], name: str = "deck", numerals: bool = True):
+    def __init__(self, rects: Dict[str, np.ndarray], name: str = "deck", numerals: bool = True,
+                 made: Optional[Dict[str, tuple]] = None):
+        """``made``: `features_both` of some of the rects already (a deck learned card by card,
+        `learn.Learner`, makes its templates again each time it learns one), by code."""
         self.name = name
         # whether the index tests may read the templates' numerals: not those of templates learned
         # from camera views (`learn.Learner`), blurred and either way up (a learned Fournier 4 of
@@ -444,7 +447,8 @@ class Templates:
         # every template as it is, then turned 180 degrees: row o * n + i of each stack is code i at
         # orientation o. A query is compared as it lies with both halves at once: the template
         # turned against the query is the same products as the query turned against the template
-        both = [features_both(rects[c]) for c in self.codes]
+        made = {} if made is None else made
+        both = [made[c] if c in made else features_both(rects[c]) for c in self.codes]
         feats = [f[0] for f in both] + [f[1] for f in both]
         self.light = np.stack([f[0][0] for f in feats])  # (2n, cells, d)
         self.chroma = np.stack([f[0][1] for f in feats])
