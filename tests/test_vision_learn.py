@@ -70,6 +70,7 @@ def test_a_sighting_unlike_the_code_is_refused():
     assert not learner.learn("5C", face_to_rect(deck.faces["7C"]))  # the templates say 7C
     assert learner.refused == 1
     assert learner.learn("5C", face_to_rect(deck.faces["5C"]))
+    assert learner.identify(face_to_rect(deck.faces["6C"])).code == "6C"  # counted, as before
     assert not learner.learn("9Z", face_to_rect(deck.faces["5C"]))  # no such card
 
 
