@@ -21,7 +21,9 @@ DEFAULTS: Dict[str, Dict[str, Any]] = {
     "camera": {
         "source": "sim",               # "sim", "picamera", "usb:0", a video file or a folder of frames
         "fps": 10.0,
-        "deck": "",                    # an enrolled deck folder; "" = the built-in deck templates
+        "deck": "",                    # an enrolled deck folder; "" = data_dir/deck, or the built-in deck's
+                                       # templates for the simulator's built-in deck, or else the
+                                       # deck-agnostic reader, learning the deck (`vision.learn`)
         "zones": "",                   # a zones file (brisca-zones/1); "" = data_dir/zones.json or the default layout
         "calibration": "",             # a calibration file; "" = from the ArUco corner markers in the picture
     },

@@ -169,12 +169,21 @@ class TableService:
                         lambda x, y: self.zone_set.locate((x, y)))
 
     def _identifier(self):
+        """The enrolled deck; else the built-in deck's templates when the simulator draws that
+        deck; else (a real camera, or a simulated deck nobody enrolled) the deck-agnostic reader,
+        learning the deck as the game shows it: the built-in templates would read a printed deck
+        as whatever built-in card it looks most like."""
         from vision import synth
         from vision.identify import Templates
+        from vision.learn import Learner
 
         deck = self.cfg["camera"]["deck"] or (str(data_dir(self.cfg) / "deck")
                                               if (data_dir(self.cfg) / "deck").is_dir() else "")
-        return Templates.from_folder(deck) if deck else Templates.from_deck(synth.builtin(48))
+        if deck:
+            return Templates.from_folder(deck)
+        if self.cfg["camera"]["source"] == "sim" and not self.cfg["sim"]["deck"]:
+            return Templates.from_deck(synth.builtin(48))
+        return Learner()
 
     def _vision_loop(self) -> None:
         import cv2

@@ -69,6 +69,17 @@ def make_service(tmp_path, source_factory=None, **sections):
     return TableService(load(str(cfg_file)), source_factory=source_factory)
 
 
+def test_the_reader_suits_the_deck_on_the_table(tmp_path):
+    # the simulator's built-in deck: its templates; a camera over a deck nobody enrolled: the
+    # deck-agnostic reader, learning it (the built-in templates would misread a printed deck)
+    from vision.identify import Templates
+    from vision.learn import Learner
+
+    assert isinstance(make_service(tmp_path)._identifier(), Templates)
+    assert isinstance(make_service(tmp_path, camera={"source": "usb:0"})._identifier(), Learner)
+    assert isinstance(make_service(tmp_path, sim={"deck": str(tmp_path)})._identifier(), Learner)
+
+
 def wait_until(pred, timeout=60.0, step=0.05):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
