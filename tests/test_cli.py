@@ -111,7 +111,7 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
     out = r.stdout
     assert "no reference decks" in out
     rows = [line.split() for line in out.splitlines() if line.startswith("builtin-40")]
-    assert [row[1] for row in rows] == ["enrolled", "agnostic"]
+    assert [row[1] for row in rows] == ["enrolled", "agnostic", "learning"]
     for row in rows:
         assert int(row[2]) > 0 and row[3].endswith("%") and "of" in row
     assert re.search(r"enrolled\s+ms per frame: median [\d.]+\s+p95 [\d.]+\s+\(detect median [\d.]+, "
