@@ -286,6 +286,8 @@ COIN_OPENINGS = (_K11, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))  
 # (about 30 px across) is parted from what touches it by an opening of 11 px, or, joined to a
 # horse's head by a wider neck (Fournier's caballo of oros: 1.37 long, 0.67 round at 11 px), of
 # 15 px (1.04 long, 0.93 round); the ring of little gold around it is measured on the unopened gold
+CLUB_ELONGATION = 1.7  # a held club is long (1.8 missed a Fournier rey of bastos's club blurred
+# short in a tracked game, 1.73: the game stopped on it)
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -378,7 +380,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float) -> Dict[str, 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
     green = _interior(((hue >= 29) & (hue <= 90) & (sat > 90)).astype(np.uint8), h)
     for p in _parts(cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3), 370, card):
-        if p.area <= 1100 and p.elongation >= 1.8 and p.solidity >= 0.75 and \
+        if p.area <= 1100 and p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
                 9.0 <= p.width <= 17.0 and 30 <= p.length <= 70 and p.y0 <= 0.2 and p.y1 <= 0.52:
             found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
 
