@@ -23,7 +23,7 @@ SAME_LOOK = 0.5  # a new sighting must match the code's template at least this w
 CONFLICT = 0.9  # ... and the templates must not read it as another code this surely
 LEARNED_SURE = 0.85  # a template reading counts from this confidence: learned templates are camera
 # views, noisier than a printed deck's, and the enrolled calibration over-states them (the two
-# wrong template readings of 1,800 on seeds 150000+ and 230000+, a 7 of oros read as the 6 and a
+# wrong template readings of about 450 on seeds 150000+ and 230000+, a 7 of oros read as the 6 and a
 # 6 as the 7, had 0.80 and 0.66; 16 right ones fell under it)
 
 
