@@ -90,7 +90,8 @@ class Learner:
                                           alternatives=alternatives)
         if ident.code is not None:
             if not occluded and cover is None and ident.confidence >= LEARN_CONFIDENCE and \
-                    ident.view in ("whole", "picture"):
+                    ident.view in ("whole", "picture") and \
+                    len(self.sightings.get(ident.code, ())) < SIGHTINGS:
                 self.learn(ident.code, _rect(image, corners))
             return ident
         if ident.candidate == "back" or self.templates is None:
@@ -113,12 +114,6 @@ class Learner:
         if self.templates is None or not ident.runners:
             return ident
         return self.templates.pinta_check(image, corners, ident, maybe_covered, threshold)
-
-    def index_test(self, image, corners, ident: Identity, corners_seen=(True, True)) -> Identity:
-        if self.templates is None:
-            return ident
-        again = self.templates.index_test(image, corners, ident, corners_seen)
-        return again if again.code is None or self._trusted(again) else ident
 
     def _trusted(self, ident: Identity) -> bool:
         """A template reading counts when it is sure (LEARNED_SURE) and its code and every
