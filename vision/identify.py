@@ -879,8 +879,9 @@ class Templates:
         rect, seen = self._upright(image, corners, ident, corners_seen)
         for named in codes[:2]:
             if named != code and INDEX_AGAINST is not None and ident.pairs and \
-                    named == ident.runners[0] and (ident.pairs[0] >= INDEX_AGAINST or
-                                                   seen_agreement(ident) >= SEEN_AGREE_AGAINST):
+                    named == ident.runners[0] and \
+                    (ident.pairs[0] >= INDEX_AGAINST or
+                     SEEN_AGREE and seen_agreement(ident) >= SEEN_AGREE_AGAINST):
                 continue  # where the two templates differ, the card is plainly the candidate
             sure = INDEX_LEAN if self._pair_agrees(ident, codes, named) else INDEX_SURE
             plain = ident.score < INDEX_PLAIN_SCORE
