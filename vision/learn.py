@@ -61,7 +61,7 @@ class Learner:
         self.sightings: Dict[str, List[np.ndarray]] = {}
         self.templates: Optional[Templates] = None  # made anew by `new_frame` after teaching
         self._taught_since: set = set()  # codes taught since the templates were made
-        self._made: Dict[str, tuple] = {}  # their features then (`Templates`' ``made``)
+        self._made: Dict[str, tuple] = {}  # code -> (template, its features) as last made
         self.taught = 0  # sightings kept
         self.refused = 0  # sure readings that did not look like the code's template
 
@@ -73,11 +73,13 @@ class Learner:
         """The templates made again from what the last frame taught: once a frame, and only the
         codes taught made anew (all 40 took about 13 ms, a fifth of the learner's frame)."""
         if self._taught_since and len(self.sightings) >= self.min_codes:
-            rects = {c: _mean(v) for c, v in self.sightings.items()}
-            for c in rects:
+            for c, seen in self.sightings.items():
                 if c in self._taught_since or c not in self._made:
-                    self._made[c] = features_both(rects[c])
-            self.templates = Templates(rects, "learned", numerals=False, made=self._made)
+                    rect = _mean(seen)
+                    self._made[c] = (rect, features_both(rect))
+            self.templates = Templates({c: self._made[c][0] for c in self.sightings}, "learned",
+                                       numerals=False,
+                                       made={c: m[1] for c, m in self._made.items()})
         self._taught_since = set()
         if self.templates is not None:
             self.templates.new_frame()
@@ -90,8 +92,7 @@ class Learner:
                                           alternatives=alternatives)
         if ident.code is not None:
             if not occluded and cover is None and ident.confidence >= LEARN_CONFIDENCE and \
-                    ident.view in ("whole", "picture") and \
-                    len(self.sightings.get(ident.code, ())) < SIGHTINGS:
+                    ident.view in ("whole", "picture") and self.wants(ident.code):
                 self.learn(ident.code, _rect(image, corners))
             return ident
         if ident.candidate == "back" or self.templates is None:
@@ -124,16 +125,19 @@ class Learner:
         return all(c in self.sightings for c in look_alikes(ident.code, codes))
 
     # -------------------------------------------------------------- learning
+    def wants(self, code: str) -> bool:
+        """Whether a sighting of `code` would be kept: a card of the deck with fewer than
+        SIGHTINGS pictures so far (asked before a card is rectified for `learn`)."""
+        return code in CODES_48 and len(self.sightings.get(code, ())) < SIGHTINGS
+
     def learn(self, code: str, rect_bgr: np.ndarray) -> bool:
         """Keep a sure reading's rectified card as a picture of `code`, turned to lie as the
         code's first picture does; refused if it looks unlike that picture, or if the templates,
         which know the code, read it surely as another (one wrong agnostic reading must not teach
         a wrong template). Returns whether it was kept."""
-        if code not in CODES_48:
+        if not self.wants(code):
             return False
         have = self.sightings.get(code, [])
-        if len(have) >= SIGHTINGS:
-            return False
         if have and self.templates is not None:  # (a code not yet known reads as a look-alike)
             other = self.templates.identify(rect_bgr)
             if other.code is not None and other.code != code and other.confidence >= CONFLICT:
