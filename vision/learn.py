@@ -167,12 +167,15 @@ class Learner:
         if not NUMERAL_CUE or any(len(self.glyphs.get(r, ())) < GLYPHS_MIN for r in others | {rank}):
             return False
         corners = numerals_in_view(card, cover)
+        if not corners:
+            return False
+        like = {r: [_likeness_to(q, self.glyphs[r]) for q in corners] for r in others | {rank}}
 
         def leads(a: str, b: str) -> bool:
-            return any(numeral_lead(q, self.glyphs[a], self.glyphs[b], _margin(a, b)) for q in corners)
+            return any(_leads(x, y, _margin(a, b)) for x, y in zip(like[a], like[b]))
         # one corner in view is enough where the other says nothing (a hand over it, an outline
         # cut short), not where it shows the other numeral
-        return bool(corners) and all(leads(rank, r) and not leads(r, rank) for r in others)
+        return all(leads(rank, r) and not leads(r, rank) for r in others)
 
     # -------------------------------------------------------------- learning
     def wants(self, code: str) -> bool:
@@ -246,16 +249,20 @@ def _index_corners(rect_bgr: np.ndarray) -> List[np.ndarray]:
     return [g, np.ascontiguousarray(g[::-1, ::-1])]
 
 
+def _cover_over(cover: Optional[np.ndarray], shape) -> Optional[np.ndarray]:
+    """A cover map (1 where covered, any size) at the size of a rectified card of ``shape``."""
+    import cv2
+
+    if cover is None:
+        return None
+    return cv2.resize(cover.astype(np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+
+
 def numerals_in_view(rect_bgr: np.ndarray, cover: Optional[np.ndarray] = None) -> List[np.ndarray]:
     """The index corners of the card not under another card (``cover``: 1 where covered, any
     size), each the numeral's box with NUMERAL_PAD around it, upright."""
-    import cv2
-
     y0, y1, x0, x1 = NUMERAL_BOX
-    h, w = rect_bgr.shape[:2]
-    c = None
-    if cover is not None:
-        c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+    c = _cover_over(cover, rect_bgr.shape)
     out = []
     for k, g in enumerate(_index_corners(rect_bgr)):
         if c is not None:
@@ -278,8 +285,12 @@ def numeral_lead(corner: np.ndarray, mine: List[np.ndarray], other: List[np.ndar
     """Whether an index corner in view (`numerals_in_view`) shows the numeral of the rank whose
     learned numerals are ``mine`` rather than ``other``'s: like it at NUMERAL_LIKE, and by
     ``margin`` more, each placed where it fits best."""
-    a = _likeness_to(corner, mine)
-    return a >= NUMERAL_LIKE and a - _likeness_to(corner, other) >= margin
+    return _leads(_likeness_to(corner, mine), _likeness_to(corner, other), margin)
+
+
+def _leads(mine: float, other: float, margin: float) -> bool:
+    """`numeral_lead` from the corner's likeness to the two numerals."""
+    return mine >= NUMERAL_LIKE and mine - other >= margin
 
 
 def _margin(a: str, b: str) -> float:
@@ -293,14 +304,10 @@ def visible_suit(rect_bgr: np.ndarray, cover: Optional[np.ndarray] = None) -> Op
     """The suit every whole pinta in view agrees on by its shape (`agnostic.Pinta.suit`), or
     None: a pinta reaching the outline, or any part of it under another card (``cover``), is
     left out; one of no suit's shape is passed over, one of another suit's says None."""
-    import cv2
-
     from vision.agnostic import pintas
 
     h, w = rect_bgr.shape[:2]
-    c = None
-    if cover is not None:
-        c = cv2.resize(cover.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+    c = _cover_over(cover, rect_bgr.shape)
     suits = set()
     for b in pintas(rect_bgr):
         if b.at_edge:
