@@ -124,6 +124,46 @@ def test_a_card_that_may_be_covered_is_named_only_from_a_whole_pattern():
         assert count_pintas(rect, whole_layout=True) == (None, "pintas in no complete pattern")
 
 
+def _laid_over(rect, below=0.62, above=1.0):
+    """``rect`` with another card (its dark back) lying over it from ``below`` to ``above`` (of
+    the height), and the map of where it lies (1 = covered, at the recogniser's cover size)."""
+    from vision.detect import COVER_SIZE
+
+    h, w = rect.shape[:2]
+    out = rect.copy()
+    out[int(below * h):int(above * h)] = (70, 40, 30)
+    cover = np.zeros(COVER_SIZE[::-1], np.uint8)
+    cover[int(below * COVER_SIZE[1]):int(above * COVER_SIZE[1])] = 1
+    return out, cover
+
+
+def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view():
+    """The pintas in view whose twins (turned about the card's centre) lie under the other card
+    stand for two; a pattern that is not its own image turned (a 7's extra pinta) abstains."""
+    from vision.agnostic import count_pintas, read_mirrored
+
+    rects = _rects(synth.builtin(40), ["4C", "4O", "7O", "6B"])
+    for code in ("4C", "4O"):
+        rect, cover = _laid_over(rects[code])
+        assert count_pintas(rect, whole_layout=True)[0] is None  # half its pintas are hidden
+        assert read_mirrored(rect, cover) == (code, "ok")
+    rect, cover = _laid_over(rects["7O"], 0.64)  # the extra pinta's twin is under the card:
+    assert read_mirrored(rect, cover)[0] is None  # a 7 would read as an 8
+    rect, cover = _laid_over(rects["6B"], 0.4, 0.6)  # the covered part and its image turned meet
+    assert read_mirrored(rect, cover) == (None, "covered on both sides of the centre")
+    rect, cover = _laid_over(rects["4C"], 1.0)
+    assert read_mirrored(rect, cover) == (None, "nothing covered")
+
+
+def test_a_covered_card_reads_through_the_reader_from_its_twins():
+    """`Reader.identify` takes the twins' count for a card another lies over, and says so."""
+    rect, cover = _laid_over(_rects(synth.builtin(40), ["4C"])["4C"])
+    from vision.agnostic import layout_keep
+
+    ident = Reader().identify(rect, keep=layout_keep(rect.shape, cover, False), overlap=cover)
+    assert (ident.code, ident.view) == ("4C", "mirrored")
+
+
 def test_cloth_between_fingers_is_no_pinta():
     """A hand outlined as a card: the cloth between its fingers runs on to the outline."""
     from vision.agnostic import count_pintas

@@ -845,6 +845,104 @@ def read_pintas(rect_bgr: np.ndarray, maybe_covered: bool,
     return code, why
 
 
+MIRROR_PAD_PX = 6  # the map of what covers a card, grown by this (rectified px): an outline is a
+                   # pixel or two off, and the card on top casts its shadow beside it
+MIRROR_MOST = 0.5  # no more of the pinta box than this may be covered
+MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when this much of its box is
+MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
+MIRROR_CONFIDENCE = 0.93
+MIRRORED = True
+
+
+def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
+                  ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+    """(code, why): a number card partly under another, its hidden pintas counted from their
+    twins in view. Every Spanish layout but a few is its own image turned about the card's
+    centre, so a pinta in view whose twin lies under the other card stands for two, where the
+    covered part and its image turned do not meet (what lies in both is seen in neither). The
+    layouts that are not (the 3 of the printed decks, the 7 and the 9 with their extra pinta in
+    the middle column, the 5 with its centre) are told apart by what is in view: a pinta whose
+    twin is in view and missing says no; a 6 or an 8 is not counted when the cover reaches the
+    middle column, where a 7's or 9's extra pinta would lie; and the pintas in view must lie on
+    both sides of the card's middle (a 3 drawn left, right, left with its right side covered
+    would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size."""
+    h, w = rect_bgr.shape[:2]
+    raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+           > 0.01).astype(np.uint8)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
+    cov = cv2.dilate(raw, grow)  # what the card on top hides, and its edge
+    x0, y0, x1, y1 = _inked_box(w, h)
+    inner = np.zeros((h, w), np.uint8)
+    inner[y0:y1, x0:x1] = 1
+    hidden = cov & inner
+    n_hidden = int(hidden.sum())
+    if n_hidden == 0:
+        return None, "nothing covered"
+    if n_hidden > MIRROR_MOST * int(inner.sum()):
+        return None, "too much of it covered"
+    under = cv2.dilate(raw, np.ones((5, 5), np.uint8)) & inner  # the part truly hidden
+    if (under & under[::-1, ::-1]).any():
+        return None, "covered on both sides of the centre"
+    if ink is None:
+        ink = _ink(rect_bgr)
+    near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
+    whole, cut = [], []
+    for b in pintas(rect_bgr, ink=ink * (1 - cov)):
+        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        ph, pw = b.pixels.shape
+        touches = bool((near[by:by + ph, bx:bx + pw] & b.pixels).any())
+        if b.at_edge and not touches:
+            return None, "a blob at the outline"
+        (cut if touches else whole).append(b)
+    unit = _unit_area([b.area for b in whole])
+    if unit is None:
+        return None, NO_UNIT
+    singles = [b for b in whole if b.area >= 0.3 * unit]
+    if any(not 0.75 <= b.area / unit <= 1.3 for b in singles):
+        return None, "a blob in view that is no pinta"
+    shapes = [b.suit() for b in singles]
+    votes = Counter(s for s in shapes if s)
+    if len(votes) != 1:
+        return None, f"pintas of {len(votes)} suits"
+    suit, k = votes.most_common(1)[0]
+    if k < max(2, 0.6 * len(singles)):
+        return None, "too few pintas of a known shape"
+    if not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
+        return None, "pintas on one side only"
+    twins = []  # boxes of the hidden twins, in pixels
+    for b in singles:
+        fx, fy = 1 - b.x, 1 - b.y
+        bx0, by0, bx1, by1 = b.box
+        m = OWN_MIRROR_MARGIN
+        if bx0 - m <= fx <= bx1 + m and by0 - m <= fy <= by1 + m:
+            continue  # its own twin (the centre pinta)
+        if any(abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and
+               0.6 < b.area / o.area < 1.67 for o in singles):
+            continue
+        tx0, ty0 = int((1 - bx1) * w), int((1 - by1) * h)
+        tx1, ty1 = int(np.ceil((1 - bx0) * w)), int(np.ceil((1 - by0) * h))
+        there = cov[max(ty0, 0):ty1, max(tx0, 0):tx1]
+        if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
+            return None, "a pinta whose twin in view is missing"
+        twins.append((tx0, ty0, tx1, ty1))
+    if not twins:
+        return None, "no pinta hidden"
+    for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
+        if sum(b.colours.values()) < COLOURED:
+            continue  # the edge of the card on top, or its shadow: no colour, no pinta
+        cx, cy = b.x * w, b.y * h
+        if b.area > 1.3 * unit or not any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
+                                           for tx0, ty0, tx1, ty1 in twins):
+            return None, "a pinta cut where no twin lies"
+    n = len(singles) + len(twins)
+    if not 2 <= n <= 9:
+        return None, f"{n} pintas"
+    mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
+    if n in (6, 8) and hidden[:, mx0:mx1].any():
+        return None, "a 7 or a 9 may hide its extra pinta"
+    return f"{n}{suit}", "ok"
+
+
 def layout_keep(shape, cover: Optional[np.ndarray], occluded: bool) -> Optional[np.ndarray]:
     """Weights over the layout GRID (rows, columns) of a card of rectified ``shape``: 0 over the
     cells another card covers (``cover``: 1 where covered, any size), all 1 for a card that may be
@@ -935,6 +1033,11 @@ class Reader:
         if back == "fair" and not _pintas_on_back(rect_bgr, ink):
             return Identity(None, False, 0.7, candidate="back")
         code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
+        if code is None and MIRRORED and overlap is not None and keep is not None:
+            code, _ = read_mirrored(rect_bgr, overlap, ink)
+            if code is not None:
+                return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
+                                margin=1.0, pair=1.0, view="mirrored")
         if code is not None:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")
