@@ -144,8 +144,9 @@ def run(args) -> int:
               f"  (detect median {np.median(a[:, 1]):.1f}, identify median {np.median(a[:, 2]):.1f}; "
               f"{len(a)} frames)")
         print(f"{'':9} by step, mean ms a frame: {_split(stages[mode])}")
-    print(f"this machine: {machine_speed():.2f} s for 10 million Python additions (best of 3; the times "
-          f"above scale with it from machine to machine)")
+    print(f"this machine: {machine_speed():.2f} s for 10 million Python additions, {opencv_speed():.1f} ms "
+          f"for a fixed OpenCV frame's work (best of 3 and of 5; the times above scale with them from "
+          f"machine to machine)")
     return 0
 
 
@@ -172,3 +173,28 @@ def machine_speed() -> float:
             s += i
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def opencv_speed() -> float:
+    """Milliseconds for a fixed OpenCV workload of about one frame's kind (colour conversions and
+    a blur of a 1280 x 720 frame, 20 card warps and template matches), one core: the frame times
+    are mostly OpenCV and numpy calls, which moved between development machines by up to 1.8x
+    where the Python yardstick moved by 1.1x."""
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    frame = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    quad = np.float32([[400, 200], [520, 210], [510, 390], [390, 380]])
+    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [120, 0], [120, 180], [0, 180]]))
+    best = float("inf")
+    for _ in range(5):  # the first warms OpenCV up
+        t0 = time.perf_counter()
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+        cv2.GaussianBlur(grey, (0, 0), 2.0)
+        for _ in range(20):
+            card = cv2.warpPerspective(frame, m, (120, 180))
+            cv2.matchTemplate(cv2.cvtColor(card, cv2.COLOR_BGR2GRAY), grey[:24, :17], cv2.TM_CCOEFF_NORMED)
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e3
