@@ -261,3 +261,35 @@ def test_a_compact_rider_is_a_caballo_only_on_a_card_nothing_overlaps():
     assert sil.rank(alone=True) == "11"
     assert sil.rank() is None
     assert pictures.Silhouette(0.30, 0.71, 1.36, 0.88, 0.80, hues).rank(alone=True) is None
+
+
+def test_a_card_whose_frame_line_runs_on_through_the_overlap_lies_on_top():
+    """The card on top shows its own frame line where the other card overlaps it; the card below
+    shows the other card's picture there, with no line along its sides."""
+    (_, rect), (_, other) = _rendered(synth.builtin(40), ["12C", "5O"], seed=5)
+    half = np.zeros((72, 48), np.uint8)
+    half[40:, :] = 1  # the other card over the lower part (whichever lies on top)
+    assert pictures.frame_line_through(rect, half) >= pictures.ON_TOP_LINE
+    under = rect.copy()
+    under[100:] = cv2.resize(cv2.rotate(other, cv2.ROTATE_90_CLOCKWISE), (120, 80))
+    line = pictures.frame_line_through(under, half)
+    assert line is None or line < pictures.ON_TOP_LINE
+    corner = np.zeros((72, 48), np.uint8)
+    corner[30:40, 20:28] = 1  # over the middle only: it crosses no frame line
+    assert pictures.frame_line_through(rect, corner) is None
+
+
+@pytest.mark.parametrize("name", PRINTED)
+def test_a_figure_on_top_by_its_frame_line_is_read_whole(name, monkeypatch):
+    """A figure judged under another whose picture runs into the overlap, its margin not all
+    paper (an outline a pixel off takes in cloth), is read whole when its frame line runs on
+    through the overlap; the card below, the other's picture over that part, is not."""
+    (code, rect), (_, other) = _rendered(_deck(name), ["12C", "5O"], seed=5)
+    monkeypatch.setattr(pictures, "margin_paper", lambda rect_bgr, parts=8: 0.0)
+    half = np.zeros((72, 48), np.uint8)
+    half[40:, :] = 1
+    got, why = pictures.read_picture(rect, overlap=half)
+    assert got == code and "frame line" in why
+    under = rect.copy()
+    under[100:] = cv2.resize(cv2.rotate(other, cv2.ROTATE_90_CLOCKWISE), (120, 80))
+    assert pictures.read_picture(under, overlap=half)[0] is None
