@@ -852,7 +852,6 @@ MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when thi
 MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
 MIRROR_CONFIDENCE = 0.93
 MIRRORED = True
-ON_TOP_WHOLE = True  # a card whose frame line runs on through what overlaps it is read whole
 
 
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
@@ -1021,10 +1020,6 @@ class Reader:
         from vision.detect import rectify
 
         rect = rectify(image, corners)
-        if cover is not None and ON_TOP_WHOLE:
-            line = pictures.frame_line_through(rect, cover)
-            if line is not None and line >= pictures.ON_TOP_LINE:
-                cover = None  # its frame line runs on through the overlap: it lies on top
         return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded), cover)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None,
