@@ -774,16 +774,18 @@ OWN_MIRROR_MARGIN = 0.02  # a pinta is its own mirror image if that falls this n
 
 def _mirrored(blobs: List[Pinta], flip) -> bool:
     """Whether every blob's mirror image (``flip`` of its centre) is a blob of about its size."""
-    for b in blobs:
-        fx, fy = flip(b.x, b.y)
-        x0, y0, x1, y1 = b.box
-        m = OWN_MIRROR_MARGIN
-        if x0 - m <= fx <= x1 + m and y0 - m <= fy <= y1 + m:
-            continue  # its own mirror image: a pinta across the middle (a sword lying flat)
-        if not any(abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and
-                   0.6 < b.area / o.area < 1.67 for o in blobs):
-            return False
-    return True
+    return all(_twin_in(b, blobs, *flip(b.x, b.y)) for b in blobs)
+
+
+def _twin_in(b: Pinta, blobs: List[Pinta], fx: float, fy: float) -> bool:
+    """Whether pinta ``b``'s mirror image, at (``fx``, ``fy``), is ``b`` itself (a pinta across
+    the middle: a sword lying flat) or one of ``blobs`` of about its size."""
+    x0, y0, x1, y1 = b.box
+    m = OWN_MIRROR_MARGIN
+    if x0 - m <= fx <= x1 + m and y0 - m <= fy <= y1 + m:
+        return True
+    return any(abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and
+               0.6 < b.area / o.area < 1.67 for o in blobs)
 
 
 # ----------------------------------------------------------------------------- layout reader
@@ -911,14 +913,9 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
     for b in singles:
-        fx, fy = 1 - b.x, 1 - b.y
+        if _twin_in(b, singles, 1 - b.x, 1 - b.y):
+            continue  # its twin in view (or itself: the centre pinta)
         bx0, by0, bx1, by1 = b.box
-        m = OWN_MIRROR_MARGIN
-        if bx0 - m <= fx <= bx1 + m and by0 - m <= fy <= by1 + m:
-            continue  # its own twin (the centre pinta)
-        if any(abs(fx - o.x) < LAYOUT_TOL and abs(fy - o.y) < 1.5 * LAYOUT_TOL and
-               0.6 < b.area / o.area < 1.67 for o in singles):
-            continue
         tx0, ty0 = int((1 - bx1) * w), int((1 - by1) * h)
         tx1, ty1 = int(np.ceil((1 - bx0) * w)), int(np.ceil((1 - by0) * h))
         there = cov[max(ty0, 0):ty1, max(tx0, 0):tx1]

@@ -178,7 +178,7 @@ def machine_speed() -> float:
 def opencv_speed() -> float:
     """Milliseconds for a fixed OpenCV workload of about one frame's kind (colour conversions and
     a blur of a 1280 x 720 frame, 20 card warps and template matches), one core: the frame times
-    are mostly OpenCV and numpy calls, which moved between development machines by up to 1.8x
+    are mostly OpenCV and numpy calls, which moved between development machines by up to 1.9x
     where the Python yardstick moved by 1.1x."""
     import cv2
     import numpy as np
