@@ -178,8 +178,43 @@ def test_a_wide_blue_blade_held_slanting_is_a_sword():
     blob[15:55, 20:25] = 1
     loose = pictures._Part(area=200, x0=0.17, y0=0.08, x1=0.21, y1=0.3, elongation=3.2,
                            length=40.0, solidity=0.6, roundness=0.2, lying=0.25, blob=blob)
-    assert pictures._straight(loose, blob.astype(bool))  # all blue
-    assert not pictures._straight(loose, np.zeros_like(blob, bool))  # grey
+    assert pictures._straight(loose, 1.0)  # all blue
+    assert not pictures._straight(loose, 0.0)  # grey
+
+
+def _scene_card(name, seed, code):
+    """The card ``code`` of the benchmark's kind of scene ``seed``, rectified at its true corners."""
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(seed), _deck(name)),
+                               seed=seed % 10_000)
+    truth, = [t for t in frame.truth if t.code == code]
+    return detect.rectify(frame.image, truth.corners)
+
+
+@pytest.mark.parametrize("seed, code", [(10001, "12E"), (10030, "11E"), (10032, "11E")])
+def test_a_blade_running_on_into_the_arm_is_held_up(seed, code):
+    """Fournier's rey and caballo of espadas hold the blade so its hilt joins the steel shading
+    of the arm and robe: the blade is the part's top, down to where it widens or forks."""
+    rect = _scene_card("fournier-1878", seed, code)
+    assert pictures.figure_suit(rect)[0] == "E"
+    assert pictures.read_picture(rect)[0] == code
+
+
+def test_a_top_thin_as_a_blade_is_cut_where_it_widens():
+    blob = np.zeros((108, 120), np.uint8)
+    blob[10:50, 30:35] = 1  # the blade
+    blob[48:54, 22:50] = 1  # the hilt, then the arm
+    blob[54:100, 40:46] = 1
+    part, = pictures._parts(blob, 100, (120, 180), keep=True, low=1.0)
+    top = pictures._blade_top(part, (120, 180))
+    assert top is not None and top.y1 * 180 <= 48.5 and 38 <= top.length <= 44
+    assert pictures._blade_top(top, (120, 180)) is None  # a blade already
+
+
+def test_a_brown_leg_of_the_turned_horse_is_no_grey_blade():
+    """A Naipes caballo of copas turned: its horse's shaded legs come to the top as thin bars,
+    but brown, more coloured than the paper, as grey steel never is."""
+    rect = _scene_card("naipes-libres", 50033, "11C")
+    assert pictures.figure_suit(rect) == ("C", "a cup at (0.65, 0.08)")
 
 
 @pytest.mark.parametrize("name", PRINTED)

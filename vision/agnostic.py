@@ -1011,18 +1011,20 @@ class Reader:
 
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
                       occluded: bool = False, cover: np.ndarray = None, alternatives=(),
-                      **_) -> Identity:
-        """The card at `corners` of `image`; parts under other cards (`cover`, 1 where covered)
-        are left out of the comparison, and a partly covered card must win more clearly."""
+                      under_hand: bool = False, **_) -> Identity:
+        """The card at `corners` of `image`; parts under other cards (`cover`, 1 where covered;
+        a hand's part too, and then ``under_hand``) are left out of the comparison, and a partly
+        covered card must win more clearly."""
         from vision.detect import rectify
 
         rect = rectify(image, corners)
-        return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded), cover)
+        return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded), cover,
+                             under_hand)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None,
-                 overlap: Optional[np.ndarray] = None) -> Identity:
+                 overlap: Optional[np.ndarray] = None, under_hand: bool = False) -> Identity:
         """``keep``: see `layout_keep`; ``overlap``: where other cards overlap this one (1, any
-        size), whichever lies on top."""
+        size), whichever lies on top, or a hand (``under_hand``: one does)."""
         back = back_kind(rect_bgr, keep)
         if back == "even":
             return Identity(None, False, 0.7, candidate="back")
@@ -1039,7 +1041,8 @@ class Reader:
             return Identity(code, True, PINTAS_CONFIDENCE, candidate=code, score=1.0, margin=1.0,
                             view="whole" if keep is None else "pattern")
         if keep is None or overlap is not None:
-            code, _ = pictures.read_picture(rect_bgr, ink, None if keep is None else overlap)
+            code, _ = pictures.read_picture(rect_bgr, ink, None if keep is None else overlap,
+                                            under_hand)
         else:  # may be covered somewhere unknown: read if nothing crosses its margin
             code, _ = pictures.read_unplaced(rect_bgr, ink)
         if code is not None:

@@ -720,10 +720,11 @@ class Templates:
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
                       refine_below: Optional[float] = None, occluded: bool = False,
                       cover: Optional[np.ndarray] = None, alternatives=(),
-                      variants: bool = True) -> Identity:
+                      variants: bool = True, under_hand: bool = False) -> Identity:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
-        be off) and keep the variant that matches its best template most closely."""
+        be off) and keep the variant that matches its best template most closely. (``cover``
+        holds where a hand lies too; ``under_hand``, that one does, is for the agnostic reader.)"""
         drop = 2 if occluded else 0
         looks = self._frame.cover(cover) if cover is not None else None
         vis = looks.masks if looks is not None else None

@@ -112,7 +112,8 @@ class Learner:
                       occluded: bool = False, cover: Optional[np.ndarray] = None, alternatives=(),
                       **kw) -> Identity:
         ident = self.reader.identify_quad(image, corners, threshold, occluded=occluded, cover=cover,
-                                          alternatives=alternatives)
+                                          alternatives=alternatives,
+                                          under_hand=kw.get("under_hand", False))
         if ident.code is not None:
             if not occluded and cover is None and ident.confidence >= LEARN_CONFIDENCE and \
                     ident.view in ("whole", "picture") and self.wants(ident.code):

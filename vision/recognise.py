@@ -170,7 +170,7 @@ class Recogniser:
         """One detection through the identifier, with the second looks a doubtful reading earns:
         (identity, the detection as finally placed)."""
         image, stages = page.image, page.stages
-        kw = dict(occluded=occ or d.score < 0.9, cover=cov)
+        kw = dict(occluded=occ or d.score < 0.9, cover=cov, under_hand=d.hand is not None)
         under_hand = 0.0 if d.hand is None else float(d.hand.mean())
         alts = ()
         if self.refine and cov is not None:
