@@ -500,7 +500,7 @@ def _blade_top(p: _Part, card: Tuple[int, int]) -> Optional[_Part]:
     """A thin part's top, down to the first row where it widens or forks: a blade held in a hand
     runs on through its hilt into the steel shading of the arm or robe below, which makes the
     whole part neither thin nor straight (Fournier's rey and caballo of espadas); None if the
-    part has no such top or is a blade already."""
+    part starts too low, or is thin all the way down (then it is its own top)."""
     if p.y0 > 0.16:
         return None
     ys = np.flatnonzero(p.blob.any(axis=1))
