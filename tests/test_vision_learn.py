@@ -2,6 +2,8 @@
 templates, which then read covered cards the deck-agnostic reader leaves unknown, and only where
 every look-alike of the code read (a near rank of its suit, its rank of another suit) has been
 seen or is ruled out by the visible pintas and numeral."""
+from pathlib import Path
+
 import pytest
 
 from vision import synth
@@ -120,6 +122,32 @@ def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
             assert learner._trusted(read, lambda: card, cover) is trusted, (truth, pair)
         uncovered = Identity("7O", True, 0.99, runners=("6O", "5O"), pair=0.1)
         assert learner._trusted(uncovered, lambda: card, None)  # all of it in view
+
+
+def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_holds():
+    """A figure shows no whole pinta of its suit's shape to rule out its rank in another suit: the
+    pinta it holds, over the part in view, says the suit instead."""
+    import numpy as np
+
+    from vision.identify import Identity
+
+    folder = Path(__file__).resolve().parents[1].parent / "shared" / "decks" / "fournier-1878"
+    if not folder.is_dir():
+        pytest.skip(f"reference deck not found at {folder} (test data lives beside the repo)")
+    deck = synth.load_deck(folder)
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(10001), deck), seed=1)
+    truth, = [t for t in frame.truth if t.code == "12E"]
+    from vision.detect import rectify
+
+    card = rectify(frame.image, truth.corners)
+    learner = Learner()
+    learner.sightings.update({c: [None] for c in deck.codes if c != "12C"})  # 12C never seen
+    cover = np.zeros((72, 48), np.float32)
+    cover[50:] = 1
+    assert learner._trusted(Identity("12E", True, 0.99, view="masked"), lambda: card, cover)
+    learner.sightings.update({"12C": [None]})
+    del learner.sightings["12O"]
+    assert not learner._trusted(Identity("12C", True, 0.99, view="masked"), lambda: card, cover)
 
 
 def test_a_sighting_unlike_the_code_is_refused():

@@ -199,6 +199,16 @@ def test_a_blade_running_on_into_the_arm_is_held_up(seed, code):
     assert pictures.read_picture(rect)[0] == code
 
 
+def test_the_pinta_a_figure_holds_names_its_suit_over_the_part_in_view():
+    """`held_suit`: the held pinta's suit with another card over the rest of the figure (painted
+    out, as its ink is no part of this card), none with the card over the pinta itself."""
+    rect = _scene_card("fournier-1878", 10001, "12E")
+    bottom, top = np.zeros((72, 48), np.uint8), np.zeros((72, 48), np.uint8)
+    bottom[40:], top[:30] = 1, 1
+    assert pictures.held_suit(rect) == pictures.held_suit(rect, bottom) == "E"
+    assert pictures.held_suit(rect, top) is None
+
+
 def test_a_top_thin_as_a_blade_is_cut_where_it_widens():
     blob = np.zeros((108, 120), np.uint8)
     blob[10:50, 30:35] = 1  # the blade

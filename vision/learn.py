@@ -55,6 +55,8 @@ NEAR_PINTAS = 2  # a template reading of a number card is mistaken for its suit'
 # a look-alike: of the wrong template readings of a suit-mate, 11 one pinta off, 7 two, none
 # further; with one only, a whole Naipes 8 of oros was read as the 6, its 7 and 9 known)
 FIGURES = ("10", "11", "12")
+HELD_SUIT = True  # a figure's rank-mate of another suit is ruled out by the pinta it holds
+# (`_suit_in_view`; twenty-fourth session's six sets: 20 more learning readings, none wrong)
 PAIR_NEAR = 0.2  # a covered card read so whose runner-up is a suit-mate NEAR_PINTAS off must be
 # told from it by its numeral (`Learner._trusted`): of the template readings trusted with such a
 # runner-up on 100 scenes of each printed deck, the one wrong had 0.149, 6 of 60 right ones less
@@ -187,7 +189,7 @@ class Learner:
             return False
         card = rect()
         if any(c[:-1] == rank for c in unknown) and \
-                (not SUIT_CUE or visible_suit(card, cover) != suit):
+                (not SUIT_CUE or _suit_in_view(card, cover, rank) != suit):
             return False
         others = {c[:-1] for c in unknown if c[:-1] != rank} | hidden
         if RUNNERS_TOO:  # a close runner-up of the suit, known or not, is ruled out too
@@ -339,6 +341,17 @@ def _margin(a: str, b: str) -> float:
     only half the numeral tells them apart (a built-in 12 of espadas, one corner in view, looked
     0.06 more like the 11)."""
     return NUMERAL_MARGIN * (2.0 if len(a) == 2 and len(b) == 2 else 1.0)
+
+
+def _suit_in_view(rect_bgr: np.ndarray, cover: Optional[np.ndarray], rank: str) -> Optional[str]:
+    """`visible_suit`, or for a figure showing no whole pinta the suit of the one it holds
+    (`pictures.held_suit`, over the part in view)."""
+    suit = visible_suit(rect_bgr, cover)
+    if suit is None and rank in FIGURES and HELD_SUIT:
+        from vision.pictures import held_suit
+
+        suit = held_suit(rect_bgr, cover)
+    return suit
 
 
 def visible_suit(rect_bgr: np.ndarray, cover: Optional[np.ndarray] = None) -> Optional[str]:

@@ -312,12 +312,8 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     ``alone``: nothing overlaps the card (`Silhouette.rank`)."""
     clear_of = None
     if overlap is not None:
-        h, w = rect_bgr.shape[:2]
-        near = cv2.dilate(cv2.resize(overlap.astype(np.uint8), (w, h),
-                                     interpolation=cv2.INTER_NEAREST), _CLEAR)
-        if near.any():
-            rect_bgr = rect_bgr.copy()
-            rect_bgr[near > 0] = _paper(rect_bgr)  # the other card's ink is no part of this one
+        rect_bgr, near = _painted(rect_bgr, overlap)
+        if near is not None:
             ink, clear_of = None, cv2.dilate(near, _S3)
     sil = silhouette(rect_bgr, ink, clear_of)
     if sil is None:
@@ -333,6 +329,28 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     if suit is None:
         return None, f"a {rank} holding {why}"
     return rank + suit, "ok"
+
+
+def _painted(rect_bgr: np.ndarray, overlap: np.ndarray
+             ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """The card with where ``overlap`` lies (1, any size), and a little round it, painted paper
+    (the other card's ink is no part of this one), and that part (None if none)."""
+    h, w = rect_bgr.shape[:2]
+    near = cv2.dilate(cv2.resize(overlap.astype(np.uint8), (w, h),
+                                 interpolation=cv2.INTER_NEAREST), _CLEAR)
+    if not near.any():
+        return rect_bgr, None
+    rect_bgr = rect_bgr.copy()
+    rect_bgr[near > 0] = _paper(rect_bgr)
+    return rect_bgr, near
+
+
+def held_suit(rect_bgr: np.ndarray, overlap: Optional[np.ndarray] = None) -> Optional[str]:
+    """The suit of the pinta a figure holds (`figure_suit`) over the part of the card ``overlap``
+    (1 where another card lies, any size) leaves clear; None if none is found or two are."""
+    if overlap is not None:
+        rect_bgr, _ = _painted(rect_bgr, overlap)
+    return figure_suit(rect_bgr)[0]
 
 
 def _paper(rect_bgr: np.ndarray) -> Tuple[float, float, float]:
