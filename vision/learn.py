@@ -68,9 +68,8 @@ CODES_48 = [str(c) for c in deck(48)]
 def look_alikes(code: str, codes=CODES_40) -> List[str]:
     """The codes a template reading of `code` is confused with, of the deck's `codes`: its suit's
     near ranks (`near`: a pinta or two more or less, another figure) and its rank's other suits
-    (a figure in another colour). A
-    template reading is trusted only when all of them are known too: a card of a code never seen
-    would otherwise be named after the look-alike that is."""
+    (a figure in another colour). A template reading is trusted only when all of them are known
+    too: a card of a code never seen would otherwise be named after the look-alike that is."""
     rank, suit = code[:-1], code[-1]
     return [c for c in codes if c != code and (c[:-1] == rank or c[-1] == suit and
                                                  near(c[:-1], rank))]
@@ -248,7 +247,7 @@ class Learner:
         if len(rank) < GLYPHS and suits.count(code[-1]) < GLYPHS_A_SUIT:
             y0, y1, x0, x1 = NUMERAL_BOX
             rank.extend(g[y0:y1, x0:x1].copy() for g in _index_corners(rect_bgr))
-            suits.extend(code[-1] * 2)
+            suits.extend([code[-1]] * 2)  # one numeral a corner
         self.taught += 1
         self._taught_since.add(code)
         return True
