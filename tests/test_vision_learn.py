@@ -103,7 +103,8 @@ def test_a_numeral_is_compared_with_those_of_the_other_suits():
 
 def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
     """Every code known, a reading of a covered card whose runner-up is a suit-mate a pinta off
-    and whose pair test hardly sides with it counts only if the numeral in view says so."""
+    (or whose suit-mate a pinta more may hide it) and whose pair test hardly sides with it counts
+    only if the numeral in view says so."""
     import numpy as np
 
     from vision.identify import Identity
@@ -122,6 +123,10 @@ def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
             assert learner._trusted(read, lambda: card, cover) is trusted, (truth, pair)
         uncovered = Identity("7O", True, 0.99, runners=("6O", "5O"), pair=0.1)
         assert learner._trusted(uncovered, lambda: card, None)  # all of it in view
+        # read as the 6, the runner-up far off (the ace, whose numeral was never learned): the
+        # card with one pinta more must still be ruled out by the numeral, a far runner-up not
+        six = Identity("6O", True, 0.99, runners=("1O",), pair=0.1, view="masked")
+        assert learner._trusted(six, lambda: card, cover) is (truth == "6O"), truth
 
 
 def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_holds():
