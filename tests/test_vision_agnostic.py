@@ -155,6 +155,47 @@ def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view()
     assert read_mirrored(rect, cover) == (None, "nothing covered")
 
 
+@pytest.mark.parametrize("name", ["builtin", "fournier-1878", "naipes-libres"])
+def test_a_centre_pinta_cut_by_the_card_on_top_counts_once(name):
+    """The trump under the stock: a 5 of oros whose large centre coin is half hidden is its own
+    twin, counted once; without that it abstains as a pinta cut where no twin lies."""
+    from vision import agnostic
+    from vision.agnostic import read_mirrored
+
+    deck = synth.builtin(40) if name == "builtin" else _deck(name)
+    rect, cover = _laid_over(_rects(deck, ["5O"])["5O"], 0.57)
+    assert read_mirrored(rect, cover) == ("5O", "ok")
+    try:
+        agnostic.CENTRE_CUT = False
+        assert read_mirrored(rect, cover) == (None, "a pinta cut where no twin lies")
+    finally:
+        agnostic.CENTRE_CUT = True
+
+
+@pytest.mark.parametrize("name", ["builtin", "naipes-libres"])
+def test_one_pinta_alone_at_one_end_with_its_twin_covered_is_a_two(name):
+    """A 2 of oros or copas with one end under the stock shows one pinta and nothing to size it
+    by; alone on the middle column at one end, its twin covered, it is a 2. An ace (its emblem
+    across the middle) and a 3 (its middle pinta cut) are no 2."""
+    from vision import agnostic
+    from vision.agnostic import read_mirrored
+
+    deck = synth.builtin(40) if name == "builtin" else _deck(name)
+    rects = _rects(deck, ["2O", "2C", "1O", "1C", "3O"])
+    for code in ("2O", "2C"):
+        rect, cover = _laid_over(rects[code], 0.57)
+        assert read_mirrored(rect, cover) == (code, "ok")
+    for code in ("1O", "1C", "3O"):
+        rect, cover = _laid_over(rects[code], 0.57)
+        assert read_mirrored(rect, cover)[0] in (None, code)
+    rect, cover = _laid_over(rects["2O"], 0.57)
+    try:
+        agnostic.LONE_TWO = False
+        assert read_mirrored(rect, cover) == (None, "no two pintas of one size")
+    finally:
+        agnostic.LONE_TWO = True
+
+
 def test_a_covered_card_reads_through_the_reader_from_its_twins():
     """`Reader.identify` takes the twins' count for a card another lies over, and says so."""
     rect, cover = _laid_over(_rects(synth.builtin(40), ["4C"])["4C"])

@@ -897,6 +897,9 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
             return None, "a blob at the outline"
         (cut if touches else whole).append(b)
     unit = _unit_area([b.area for b in whole])
+    lone = _lone_at_end(whole) if unit is None and LONE_TWO else None
+    if lone is not None:
+        unit = lone.area  # a 2 of oros or copas: one pinta in view, its twin under the card
     if unit is None:
         return None, NO_UNIT
     singles = [b for b in whole if b.area >= 0.3 * unit]
@@ -907,9 +910,9 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if len(votes) != 1:
         return None, f"pintas of {len(votes)} suits"
     suit, k = votes.most_common(1)[0]
-    if k < max(2, 0.6 * len(singles)):
+    if k < max(1 if lone else 2, 0.6 * len(singles)):
         return None, "too few pintas of a known shape"
-    if not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
+    if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
     for b in singles:
@@ -924,20 +927,77 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         twins.append((tx0, ty0, tx1, ty1))
     if not twins:
         return None, "no pinta hidden"
+    usual = {hue: float(np.mean([b.colours[hue] for b in singles])) for hue in HUES}
+    centre = []  # a pinta cut on the card's centre: its own twin, counted once
     for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
         if sum(b.colours.values()) < COLOURED:
             continue  # the edge of the card on top, or its shadow: no colour, no pinta
         cx, cy = b.x * w, b.y * h
-        if b.area > 1.3 * unit or not any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
-                                           for tx0, ty0, tx1, ty1 in twins):
-            return None, "a pinta cut where no twin lies"
-    n = len(singles) + len(twins)
+        if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
+                                        for tx0, ty0, tx1, ty1 in twins):
+            continue
+        if CENTRE_CUT and not centre and _centre_cut(b, cov, singles, usual):
+            centre.append(b)
+            continue
+        return None, "a pinta cut where no twin lies"
+    n = len(singles) + len(twins) + len(centre)
     if not 2 <= n <= 9:
         return None, f"{n} pintas"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8) and hidden[:, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+LONE_TWO = True  # one pinta alone at one end of the middle column, its twin hidden: a 2
+LONE_END = 0.15  # its centre at least this far from the card's middle row (of the height)
+
+
+def _lone_at_end(whole: List[Pinta]) -> Optional[Pinta]:
+    """The one pinta in view of a 2 whose other lies under the card on top: the largest blob,
+    of a suit's shape, on the middle column at one end, every other blob in view under a third
+    of it (an ornament). An ace's emblem, a 3's middle pinta and a figure lie across the middle
+    row; the other 2s' pintas stand side by side or crossed over the middle."""
+    if not whole:
+        return None
+    b = max(whole, key=lambda p: p.area)
+    x0, _, x1, _ = b.box
+    if any(o is not b and o.area >= 0.3 * b.area for o in whole) or b.suit() is None:
+        return None
+    if abs((x0 + x1) / 2 - 0.5) > CENTRE_COLUMN or abs(b.y - 0.5) < LONE_END:
+        return None
+    return b
+
+
+CENTRE_CUT = True  # a cut pinta on the card's centre counts once (`_centre_cut`)
+CENTRE_COLUMN = 0.05  # its box's middle this near the card's middle column (of the width)
+CENTRE_SOLID = 0.9
+CENTRE_WIDTH = 2.0
+CENTRE_ROW = 0.01  # its box may end this short of the middle row (cut on it)
+CENTRE_HUES = 0.5  # its colours this near the pintas' (Fournier's centre cup is paler: 0.41-0.45)
+CENTRE_HIDDEN = 0.7  # the rest of its mirror image (where its hidden part lies) this much covered
+
+
+def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str, float]) -> bool:
+    """Whether a pinta cut by the card on top is the centre pinta of an odd layout (a 5 of oros
+    under the stock, its large centre coin half hidden): its box runs across the card's middle
+    row about the middle column, what its mirror image adds to it lies under the card on top,
+    and it is coloured like the pintas in view."""
+    h, w = cov.shape
+    x0, y0, x1, y1 = b.box
+    unit = float(np.median([p.area for p in singles]))
+    if b.solidity < CENTRE_SOLID or x1 - x0 > CENTRE_WIDTH * max(p.box[2] - p.box[0] for p in singles):
+        return False
+    if not (abs((x0 + x1) / 2 - 0.5) <= CENTRE_COLUMN and y0 < 0.5 <= y1 + CENTRE_ROW
+            and x0 < 0.5 < x1):
+        return False
+    if not 0.4 * unit <= b.area <= 2.5 * unit or _hue_distance(b, usual) >= CENTRE_HUES:
+        return False
+    mirror = np.zeros_like(cov)
+    mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)), int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
+    mirror[int(y0 * h):int(np.ceil(y1 * h)), int(x0 * w):int(np.ceil(x1 * w))] = 0
+    rest = mirror > 0
+    return bool(rest.any()) and float(cov[rest].mean()) >= CENTRE_HIDDEN
 
 
 def layout_keep(shape, cover: Optional[np.ndarray], occluded: bool) -> Optional[np.ndarray]:
