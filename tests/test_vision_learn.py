@@ -155,6 +155,32 @@ def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_h
     assert not learner._trusted(Identity("12C", True, 0.99, view="masked"), lambda: card, cover)
 
 
+def test_a_near_runner_up_needs_ruling_out_only_when_the_pair_test_is_weak():
+    """The runner-up of the reading's suit (here the rey, for a caballo whose rank-mate of
+    another suit was never seen) must be ruled out by the numeral only when the pair test hardly
+    sides with the reading: a plain pair test has told them apart already."""
+    import numpy as np
+
+    from vision.identify import Identity
+
+    folder = Path(__file__).resolve().parents[1].parent / "shared" / "decks" / "fournier-1878"
+    if not folder.is_dir():
+        pytest.skip(f"reference deck not found at {folder} (test data lives beside the repo)")
+    deck = synth.load_deck(folder)
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(10001), deck), seed=1)
+    truth, = [t for t in frame.truth if t.code == "12E"]
+    from vision.detect import rectify
+
+    card = rectify(frame.image, truth.corners)
+    learner = Learner()  # no numeral learned: none can be ruled out by it
+    learner.sightings.update({c: [None] for c in deck.codes if c != "12C"})
+    cover = np.zeros((72, 48), np.float32)
+    cover[50:] = 1
+    for pair, trusted in ((0.45, True), (0.1, False)):
+        read = Identity("12E", True, 0.99, runners=("11E", "10B"), pair=pair, view="masked")
+        assert learner._trusted(read, lambda: card, cover) is trusted, pair
+
+
 def test_a_sighting_unlike_the_code_is_refused():
     deck = synth.builtin(40)
     learner = Learner(min_codes=3)

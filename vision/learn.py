@@ -51,6 +51,10 @@ RUNNERS_TOO = True  # ... which must then also rule out the template reading's r
 # the look-alikes (twenty-fourth session's six sets: 14 more right alone, none wrong)
 
 
+RUNNERS_PAIR = 0.35  # ... unless the pair test sides with the reading by this much (a Fournier
+# caballo of oros under the stock, read at pair 0.40-0.46, waited for its numeral against the rey)
+
+
 NEAR_PINTAS = 2  # a template reading of a number card is mistaken for its suit's cards this
 # many pintas off at most (60 scenes of each printed deck from seed 50000, every suit-mate then
 # a look-alike: of the wrong template readings of a suit-mate, 11 one pinta off, 7 two, none
@@ -197,7 +201,8 @@ class Learner:
                 (not SUIT_CUE or _suit_in_view(card, cover, rank) != suit):
             return False
         others = {c[:-1] for c in unknown if c[:-1] != rank} | hidden
-        if RUNNERS_TOO:  # a near runner-up of the suit, known or not, is ruled out too
+        if RUNNERS_TOO and ident.pair < RUNNERS_PAIR:  # a near runner-up of the suit, known
+            # or not, is ruled out too, unless the pair test sides with the reading plainly
             others |= {c[:-1] for c in ident.runners if c[-1] == suit and c[:-1] != rank and
                        near(c[:-1], rank)}
         if not others:
