@@ -971,8 +971,10 @@ def _lone_at_end(whole: List[Pinta]) -> Optional[Pinta]:
 
 CENTRE_CUT = True  # a cut pinta on the card's centre counts once (`_centre_cut`)
 CENTRE_COLUMN = 0.05  # its box's middle this near the card's middle column (of the width)
-CENTRE_SOLID = 0.9
-CENTRE_WIDTH = 2.0
+CENTRE_SOLID = 0.9  # it is as solid as a cut disc: the middle two of a 6 run together under the
+# stock's edge were 0.79-0.81 solid and 2.4 times a pinta's width (read as a 5; the 5s' centre
+# coins 0.99 and up, 1.5-1.8 times)...
+CENTRE_WIDTH = 2.0  # ...and at most this many times as wide as the widest pinta in view
 CENTRE_ROW = 0.01  # its box may end this short of the middle row (cut on it)
 CENTRE_HUES = 0.5  # its colours this near the pintas' (Fournier's centre cup is paler: 0.41-0.45)
 CENTRE_HIDDEN = 0.7  # the rest of its mirror image (where its hidden part lies) this much covered
@@ -982,11 +984,12 @@ def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str
     """Whether a pinta cut by the card on top is the centre pinta of an odd layout (a 5 of oros
     under the stock, its large centre coin half hidden): its box runs across the card's middle
     row about the middle column, what its mirror image adds to it lies under the card on top,
-    and it is coloured like the pintas in view."""
+    it is coloured like the pintas in view, and it is one pinta, not two run together."""
     h, w = cov.shape
     x0, y0, x1, y1 = b.box
     unit = float(np.median([p.area for p in singles]))
-    if b.solidity < CENTRE_SOLID or x1 - x0 > CENTRE_WIDTH * max(p.box[2] - p.box[0] for p in singles):
+    widest = max(p.box[2] - p.box[0] for p in singles)
+    if b.solidity < CENTRE_SOLID or x1 - x0 > CENTRE_WIDTH * widest:
         return False
     if not (abs((x0 + x1) / 2 - 0.5) <= CENTRE_COLUMN and y0 < 0.5 <= y1 + CENTRE_ROW
             and x0 < 0.5 < x1):
@@ -994,7 +997,8 @@ def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str
     if not 0.4 * unit <= b.area <= 2.5 * unit or _hue_distance(b, usual) >= CENTRE_HUES:
         return False
     mirror = np.zeros_like(cov)
-    mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)), int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
+    mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)),
+           int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
     mirror[int(y0 * h):int(np.ceil(y1 * h)), int(x0 * w):int(np.ceil(x1 * w))] = 0
     rest = mirror > 0
     return bool(rest.any()) and float(cov[rest].mean()) >= CENTRE_HIDDEN
