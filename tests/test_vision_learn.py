@@ -129,12 +129,11 @@ def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
         assert learner._trusted(six, lambda: card, cover) is (truth == "6O"), truth
 
 
-def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_holds():
-    """A figure shows no whole pinta of its suit's shape to rule out its rank in another suit: the
-    pinta it holds, over the part in view, says the suit instead."""
+def _fournier_rey_of_espadas():
+    """Fournier's deck and a rey of espadas of one of its benchmark scenes, rectified."""
     import numpy as np
 
-    from vision.identify import Identity
+    from vision.detect import rectify
 
     folder = Path(__file__).resolve().parents[1].parent / "shared" / "decks" / "fournier-1878"
     if not folder.is_dir():
@@ -142,9 +141,17 @@ def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_h
     deck = synth.load_deck(folder)
     frame = synth.render_scene(synth.random_scene(np.random.default_rng(10001), deck), seed=1)
     truth, = [t for t in frame.truth if t.code == "12E"]
-    from vision.detect import rectify
+    return deck, rectify(frame.image, truth.corners)
 
-    card = rectify(frame.image, truth.corners)
+
+def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_holds():
+    """A figure shows no whole pinta of its suit's shape to rule out its rank in another suit: the
+    pinta it holds, over the part in view, says the suit instead."""
+    import numpy as np
+
+    from vision.identify import Identity
+
+    deck, card = _fournier_rey_of_espadas()
     learner = Learner()
     learner.sightings.update({c: [None] for c in deck.codes if c != "12C"})  # 12C never seen
     cover = np.zeros((72, 48), np.float32)
@@ -156,22 +163,14 @@ def test_a_figure_of_a_suit_whose_rank_mate_is_unknown_is_told_by_the_pinta_it_h
 
 
 def test_a_near_runner_up_needs_ruling_out_only_when_the_pair_test_is_weak():
-    """The runner-up of the reading's suit (here the rey, for a caballo whose rank-mate of
-    another suit was never seen) must be ruled out by the numeral only when the pair test hardly
-    sides with the reading: a plain pair test has told them apart already."""
+    """A near runner-up of the reading's suit (the caballo, for a rey of espadas whose rank-mate
+    the rey of copas was never seen) must be ruled out by the numeral only when the pair test
+    hardly sides with the reading: a plain pair test has told them apart already."""
     import numpy as np
 
     from vision.identify import Identity
 
-    folder = Path(__file__).resolve().parents[1].parent / "shared" / "decks" / "fournier-1878"
-    if not folder.is_dir():
-        pytest.skip(f"reference deck not found at {folder} (test data lives beside the repo)")
-    deck = synth.load_deck(folder)
-    frame = synth.render_scene(synth.random_scene(np.random.default_rng(10001), deck), seed=1)
-    truth, = [t for t in frame.truth if t.code == "12E"]
-    from vision.detect import rectify
-
-    card = rectify(frame.image, truth.corners)
+    deck, card = _fournier_rey_of_espadas()
     learner = Learner()  # no numeral learned: none can be ruled out by it
     learner.sightings.update({c: [None] for c in deck.codes if c != "12C"})
     cover = np.zeros((72, 48), np.float32)

@@ -900,6 +900,10 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     lone = _lone_at_end(whole) if unit is None and LONE_TWO else None
     if lone is not None:
         unit = lone.area  # a 2 of oros or copas: one pinta in view, its twin under the card
+    if unit is None and THREE_ACROSS:
+        suit = _three_across(whole, cut, cov)
+        if suit is not None:
+            return f"3{suit}", "ok"
     if unit is None:
         return None, NO_UNIT
     singles = [b for b in whole if b.area >= 0.3 * unit]
@@ -967,6 +971,40 @@ def _lone_at_end(whole: List[Pinta]) -> Optional[Pinta]:
     if abs((x0 + x1) / 2 - 0.5) > CENTRE_COLUMN or abs(b.y - 0.5) < LONE_END:
         return None
     return b
+
+
+THREE_ACROSS = True  # a 3 drawn left, right, left, its bottom pinta hidden (`_three_across`)
+
+
+def _three_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[str]:
+    """The suit of a 3 drawn left, right, left (the printed decks' 3s of oros and copas, their
+    own image about the middle row, not turned about the centre) with one end under the card on
+    top: one whole pinta in view at the other end, to one side, its image about the middle row
+    covered, and one pinta cut by the cover on the middle row, on the other side, alike in
+    colour and no wider; nothing else coloured. Else None."""
+    h, w = cov.shape
+    coloured = [b for b in cut if sum(b.colours.values()) >= COLOURED]
+    if len(whole) != 1 or len(coloured) != 1:
+        return None
+    a, m = whole[0], coloured[0]
+    suit = a.suit()
+    if suit is None or abs(a.y - 0.5) < LONE_END or abs(a.x - 0.5) < CENTRE_COLUMN:
+        return None
+    mx = (m.box[0] + m.box[2]) / 2
+    if (mx - 0.5) * (a.x - 0.5) >= 0 or abs(mx - 0.5) < CENTRE_COLUMN:
+        return None  # not on the other side
+    if not (m.box[1] < 0.5 <= m.box[3] + CENTRE_ROW):
+        return None  # not on the middle row
+    if m.box[2] - m.box[0] > 1.15 * (a.box[2] - a.box[0]) or \
+            not 0.3 * a.area <= m.area <= 1.1 * a.area:
+        return None  # no single pinta
+    if _hue_distance(m, a.colours) >= CENTRE_HUES:
+        return None
+    x0, y0, x1, y1 = a.box  # its image about the middle row must be covered
+    there = cov[int((1 - y1) * h):int(np.ceil((1 - y0) * h)), int(x0 * w):int(np.ceil(x1 * w))]
+    if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
+        return None
+    return suit
 
 
 CENTRE_CUT = True  # a cut pinta on the card's centre counts once (`_centre_cut`)
