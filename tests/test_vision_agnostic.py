@@ -155,16 +155,19 @@ def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view()
     assert read_mirrored(rect, cover) == (None, "nothing covered")
 
 
-@pytest.mark.parametrize("name", ["builtin", "fournier-1878", "naipes-libres"])
-def test_a_centre_pinta_cut_by_the_card_on_top_counts_once(name, monkeypatch):
-    """The trump under the stock: a 5 of oros whose large centre coin is half hidden is its own
-    twin, counted once; without that it abstains as a pinta cut where no twin lies."""
+@pytest.mark.parametrize("name,code", [("builtin", "5O"), ("fournier-1878", "5O"),
+                                       ("naipes-libres", "5O"), ("naipes-libres", "5B"),
+                                       ("naipes-libres", "5E")])
+def test_a_centre_pinta_cut_by_the_card_on_top_counts_once(name, code, monkeypatch):
+    """The trump under the stock: a 5 whose centre pinta (a large coin, or a sword or club lying
+    across) the stock's edge cuts is its own twin, counted once; without that it abstains as a
+    pinta cut where no twin lies."""
     from vision import agnostic
     from vision.agnostic import read_mirrored
 
     deck = synth.builtin(40) if name == "builtin" else _deck(name)
-    rect, cover = _laid_over(_rects(deck, ["5O"])["5O"], 0.57)
-    assert read_mirrored(rect, cover) == ("5O", "ok")
+    rect, cover = _laid_over(_rects(deck, [code])[code], 0.57)
+    assert read_mirrored(rect, cover) == (code, "ok")
     monkeypatch.setattr(agnostic, "CENTRE_CUT", False)
     assert read_mirrored(rect, cover) == (None, "a pinta cut where no twin lies")
 

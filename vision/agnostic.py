@@ -940,7 +940,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
                                         for tx0, ty0, tx1, ty1 in twins):
             continue
-        if CENTRE_CUT and not centre and _centre_cut(b, cov, singles, usual):
+        if CENTRE_CUT and not centre and _centre_cut(b, cov, singles, usual, suit):
             centre.append(b)
             continue
         return None, "a pinta cut where no twin lies"
@@ -1013,33 +1013,45 @@ CENTRE_SOLID = 0.9  # it is as solid as a cut disc: the middle two of a 6 run to
 # stock's edge were 0.79-0.81 solid and 2.4 times a pinta's width (read as a 5; the 5s' centre
 # coins 0.99 and up, 1.5-1.8 times)...
 CENTRE_WIDTH = 2.0  # ...and at most this many times as wide as the widest pinta in view
+CENTRE_LYING = 3.0  # a sword or club lying across is this many times as wide as high
 CENTRE_ROW = 0.01  # its box may end this short of the middle row (cut on it)
 CENTRE_HUES = 0.5  # its colours this near the pintas' (Fournier's centre cup is paler: 0.41-0.45)
+CENTRE_SLACK = 3  # px
 CENTRE_HIDDEN = 0.7  # the rest of its mirror image (where its hidden part lies) this much covered
 
 
-def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str, float]) -> bool:
+def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str, float],
+                suit: str) -> bool:
     """Whether a pinta cut by the card on top is the centre pinta of an odd layout (a 5 of oros
     under the stock, its large centre coin half hidden): its box runs across the card's middle
     row about the middle column, what its mirror image adds to it lies under the card on top,
-    it is coloured like the pintas in view, and it is one pinta, not two run together."""
+    it is coloured like the pintas in view, and it is one pinta, not two run together: as solid
+    as a disc and not too wide, or a sword or club of the suit lying across the middle (a 5's
+    or 7's of espadas or bastos, along the stock's edge)."""
     h, w = cov.shape
     x0, y0, x1, y1 = b.box
     unit = float(np.median([p.area for p in singles]))
     widest = max(p.box[2] - p.box[0] for p in singles)
-    if b.solidity < CENTRE_SOLID or x1 - x0 > CENTRE_WIDTH * widest:
+    disc = b.solidity >= CENTRE_SOLID and x1 - x0 <= CENTRE_WIDTH * widest
+    lying = suit in "EB" and b.suit() == suit and (x1 - x0) * w >= CENTRE_LYING * (y1 - y0) * h \
+        and b.area <= 1.3 * unit
+    if not (disc or lying):
         return False
     if not (abs((x0 + x1) / 2 - 0.5) <= CENTRE_COLUMN and y0 < 0.5 <= y1 + CENTRE_ROW
             and x0 < 0.5 < x1):
         return False
-    if not 0.4 * unit <= b.area <= 2.5 * unit or _hue_distance(b, usual) >= CENTRE_HUES:
+    if not 0.4 * unit <= b.area <= 2.5 * unit:
         return False
+    if not lying and _hue_distance(b, usual) >= CENTRE_HUES:
+        return False  # (a club lying across may be another colour: Naipes' is yellow)
     mirror = np.zeros_like(cov)
     mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)),
            int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
-    mirror[int(y0 * h):int(np.ceil(y1 * h)), int(x0 * w):int(np.ceil(x1 * w))] = 0
-    rest = mirror > 0
-    return bool(rest.any()) and float(cov[rest].mean()) >= CENTRE_HIDDEN
+    m = CENTRE_SLACK  # its own image may fall a pixel or two off it
+    mirror[max(int(y0 * h) - m, 0):int(np.ceil(y1 * h)) + m,
+           max(int(x0 * w) - m, 0):int(np.ceil(x1 * w)) + m] = 0
+    rest = mirror > 0  # none: it lies in view whole, its own image
+    return not rest.any() or float(cov[rest].mean()) >= CENTRE_HIDDEN
 
 
 def layout_keep(shape, cover: Optional[np.ndarray], occluded: bool) -> Optional[np.ndarray]:
