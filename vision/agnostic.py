@@ -1016,7 +1016,7 @@ CENTRE_WIDTH = 2.0  # ...and at most this many times as wide as the widest pinta
 CENTRE_LYING = 3.0  # a sword or club lying across is this many times as wide as high
 CENTRE_ROW = 0.01  # its box may end this short of the middle row (cut on it)
 CENTRE_HUES = 0.5  # its colours this near the pintas' (Fournier's centre cup is paler: 0.41-0.45)
-CENTRE_SLACK = 3  # px
+CENTRE_SLACK = 3  # px its own image may fall off it (a pinta whole in view, touching the cover)
 CENTRE_HIDDEN = 0.7  # the rest of its mirror image (where its hidden part lies) this much covered
 
 
@@ -1026,8 +1026,8 @@ def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str
     under the stock, its large centre coin half hidden): its box runs across the card's middle
     row about the middle column, what its mirror image adds to it lies under the card on top,
     it is coloured like the pintas in view, and it is one pinta, not two run together: as solid
-    as a disc and not too wide, or a sword or club of the suit lying across the middle (a 5's
-    or 7's of espadas or bastos, along the stock's edge)."""
+    as a disc and not too wide, or a sword or club of the suit lying across the middle (the 5s
+    and 7s of espadas and bastos, along the stock's edge, often whole but touching it)."""
     h, w = cov.shape
     x0, y0, x1, y1 = b.box
     unit = float(np.median([p.area for p in singles]))
@@ -1047,7 +1047,7 @@ def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str
     mirror = np.zeros_like(cov)
     mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)),
            int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
-    m = CENTRE_SLACK  # its own image may fall a pixel or two off it
+    m = CENTRE_SLACK
     mirror[max(int(y0 * h) - m, 0):int(np.ceil(y1 * h)) + m,
            max(int(x0 * w) - m, 0):int(np.ceil(x1 * w)) + m] = 0
     rest = mirror > 0  # none: it lies in view whole, its own image
