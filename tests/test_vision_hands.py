@@ -71,6 +71,25 @@ def test_a_hand_over_a_card_is_its_cover_map():
         assert d.hand.mean() > detect.HAND_COVER
 
 
+def test_a_hand_over_a_cards_alternate_placement_is_mapped_too():
+    """A detection left unknown is read again at its alternate placements: a hand lying there
+    covers the card there as it does at the first placement (each alternate gets its own map)."""
+    from vision.hands import Hands
+
+    half = np.zeros((360, 640), np.uint8)
+    half[100:160, 200:260] = 1  # a hand, in half-resolution pixels
+    hands = Hands(near=half > 0, cut=half, support=half, mask=half, box=(200, 100, 259, 159))
+
+    def quad(x, y):  # a card's corners at full resolution, 80 x 120 px
+        return np.float32([[x, y], [x + 80, y], [x + 80, y + 120], [x, y + 120]])
+    clear, under = quad(100, 100), quad(380, 180)  # the second has the hand over its middle
+    d = detect._under_hand(detect.Detection(clear, 0.9, alternates=(under, clear)), hands)
+    assert d.hand is None
+    assert d.alternate_hands[0] is not None and d.alternate_hands[0].mean() > detect.HAND_COVER
+    assert d.alternate_hands[1] is None
+    assert detect._under_hand(detect.Detection(clear, 0.9), hands).alternate_hands == ()
+
+
 def test_the_numeral_names_no_card_that_might_be_a_back():
     # an ArUco marker under an arm: its artwork as much a back as a 6 of bastos, its pattern a "6"
     t = identify.Templates.from_deck(synth.builtin(40))

@@ -76,6 +76,7 @@ class Detection:
     alternates: tuple = ()  # other placements the blob supported nearly as well (`ALTERNATES`)
     hand: Optional[np.ndarray] = None  # where a hand lies over the card, if one does: a map over
     # its rectified image (COVER_SIZE, 1 = hand), like `recognise.cover_maps`' maps of other cards
+    alternate_hands: tuple = ()  # the same for each of `alternates` (None where no hand lies)
 
 
 def _centre(quad: np.ndarray) -> np.ndarray:
@@ -800,17 +801,28 @@ def detect_cards(image: np.ndarray, card_long_px: Optional[float] = None,
     return found if hands is None else [_under_hand(d, hands) for d in found]
 
 
-def _under_hand(d: Detection, hands: Hands, size=COVER_SIZE) -> Detection:
-    """The detection with the map of where a hand lies over it, if one covers HAND_COVER of it."""
+def _under_hand(d: Detection, hands: Hands) -> Detection:
+    """The detection with the maps of where a hand lies over it and over each of its alternate
+    placements (read in its stead when it stays unknown), where one covers HAND_COVER of it."""
+    hand = _hand_over(d.corners, hands)
+    others = tuple(_hand_over(q, hands) for q in d.alternates)
+    if hand is None and not any(o is not None for o in others):
+        return d
+    return replace(d, hand=hand, alternate_hands=others)
+
+
+def _hand_over(corners: np.ndarray, hands: Hands, size=COVER_SIZE) -> Optional[np.ndarray]:
+    """The map of where a hand lies over the card at ``corners`` (COVER_SIZE, 1 = hand), or None
+    if it covers less than HAND_COVER of it."""
     w, h = size
-    q = ((d.corners - _HALF) * WORK_SCALE).astype(np.float32)
+    q = ((corners - _HALF) * WORK_SCALE).astype(np.float32)
     lo, hi = q.min(axis=0), q.max(axis=0)
     x0, y0, x1, y1 = hands.box
     if lo[0] > x1 or lo[1] > y1 or hi[0] < x0 or hi[1] < y0:
-        return d
+        return None
     m = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     cov = cv2.warpPerspective(hands.mask, m, (w, h), flags=cv2.INTER_NEAREST)
-    return replace(d, hand=cov) if cv2.countNonZero(cov) > HAND_COVER * w * h else d
+    return cov if cv2.countNonZero(cov) > HAND_COVER * w * h else None
 
 
 def _blobs(image: np.ndarray, min_long_px: float):

@@ -104,6 +104,13 @@ def cover_maps(dets, covered, size=detect.COVER_SIZE) -> List[Optional[np.ndarra
 OTHER_ORDER = True  # an unknown card judged on top in an overlap is also read as the one below
 
 
+def _with_hand(cover: Optional[np.ndarray], hand: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    """A card's cover map with a hand's map over it added (either may be None)."""
+    if hand is None:
+        return cover
+    return hand if cover is None else np.maximum(cover, hand)
+
+
 def doubtful(ident: Identity) -> bool:
     """A reading over threshold that is still worth a second look at the card's outline: a near-tie
     with the runner-up, or a whole card matching its template only fairly."""
@@ -141,7 +148,7 @@ class Recogniser:
                 for k, d in enumerate(dets):
                     if d.hand is not None:  # a hand over the card covers it as a card would
                         covered[k] = True
-                        covers[k] = d.hand if covers[k] is None else np.maximum(covers[k], d.hand)
+                        covers[k] = _with_hand(covers[k], d.hand)
         page = _Page(image, stages)
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
@@ -223,7 +230,7 @@ class Recogniser:
         read over its visible half with its outline 12 px off otherwise turned a 10 into an 11
         on fitting scenes). The other way round (a card judged below read whole) named the 8 of
         oros under the stock a 7 four times in 150 fitting scenes: not done."""
-        cov = cover_maps(dets, [j == k for j in range(len(dets))])[k]
+        cov = _with_hand(cover_maps(dets, [j == k for j in range(len(dets))])[k], dets[k].hand)
         again, there = self._read(page, dets[k], True, cov, typical)
         if again.code is not None and again.pair > 0.0:
             return again, there
@@ -234,13 +241,16 @@ class Recogniser:
         """A detection left unknown, read at its alternate placements (`detect.ALTERNATES`: in a
         merged blob, the card at the same corner turned the other way, or a card a better-scoring
         hypothesis suppressed; side support can favour a card whose sides run along other cards'
-        edges). Not where another detection already is: that card is read there."""
-        for q in dets[k].alternates:
+        edges). Not where another detection already is: that card is read there. A hand over
+        it there covers it as at the first placement."""
+        hands = dets[k].alternate_hands or (None,) * len(dets[k].alternates)
+        for q, hand in zip(dets[k].alternates, hands):
             centre = q.mean(axis=0)
             if any(j != k and np.hypot(*(centre - d.corners.mean(axis=0))) < 0.3 * typical
                    for j, d in enumerate(dets)):
                 continue
-            again, there = self._read(page, detect.Detection(q, dets[k].score), True, None, typical)
+            again, there = self._read(page, detect.Detection(q, dets[k].score, hand=hand), True,
+                                      hand, typical)
             if again.code is not None:
                 return again, there
         return ident, placed
