@@ -922,9 +922,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     for b in singles:
         if _twin_in(b, singles, 1 - b.x, 1 - b.y):
             continue  # its twin in view (or itself: the centre pinta)
-        bx0, by0, bx1, by1 = b.box
-        tx0, ty0 = int((1 - bx1) * w), int((1 - by1) * h)
-        tx1, ty1 = int(np.ceil((1 - bx0) * w)), int(np.ceil((1 - by0) * h))
+        tx0, ty0, tx1, ty1 = _turned_box(b.box, w, h)
         there = cov[max(ty0, 0):ty1, max(tx0, 0):tx1]
         if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
             return None, "a pinta whose twin in view is missing"
@@ -951,6 +949,14 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if n in (6, 8) and hidden[:, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+def _turned_box(box: Tuple[float, float, float, float], w: int,
+                h: int) -> Tuple[int, int, int, int]:
+    """A pinta's box (fractions) turned about the card's centre, in pixels: where its twin lies."""
+    x0, y0, x1, y1 = box
+    return (int((1 - x1) * w), int((1 - y1) * h),
+            int(np.ceil((1 - x0) * w)), int(np.ceil((1 - y0) * h)))
 
 
 LONE_TWO = True  # one pinta alone at one end of the middle column, its twin hidden: a 2
@@ -1045,8 +1051,8 @@ def _centre_cut(b: Pinta, cov: np.ndarray, singles: List[Pinta], usual: Dict[str
     if not lying and _hue_distance(b, usual) >= CENTRE_HUES:
         return False  # (a club lying across may be another colour: Naipes' is yellow)
     mirror = np.zeros_like(cov)
-    mirror[int((1 - y1) * h):int(np.ceil((1 - y0) * h)),
-           int((1 - x1) * w):int(np.ceil((1 - x0) * w))] = 1
+    tx0, ty0, tx1, ty1 = _turned_box(b.box, w, h)
+    mirror[ty0:ty1, tx0:tx1] = 1
     m = CENTRE_SLACK
     mirror[max(int(y0 * h) - m, 0):int(np.ceil(y1 * h)) + m,
            max(int(x0 * w) - m, 0):int(np.ceil(x1 * w)) + m] = 0
