@@ -462,6 +462,53 @@ def _piece(b: Pinta, k: int, stats: np.ndarray, centre: np.ndarray, origin: Tupl
                  float((by + centre[1]) / h), b.at_edge, box)
 
 
+THREAD_PX = (1, 2)  # opened by this, a pinta lets go of the thin ink it runs into (a frame
+                   # line's corner, an index, a flourish's stroke): a Fournier 6 of espadas with a
+                   # hilt run into its frame corner (1.38 pintas, one sword opened by 2 px), its 4
+                   # with two swords crossed through a flourish (2.37 pintas; by 1 px two swords
+                   # and a flourish of 0.3)
+
+
+def _unthreaded(b: Pinta, unit: float, rect_bgr: np.ndarray) -> Optional[List[Pinta]]:
+    """A blob of no whole number of pintas as the single pintas it holds once the thin ink
+    joining them to each other or to something else is opened away (`THREAD_PX`): each piece
+    of at least 0.3 pintas, grown back by the opening within the blob, must then measure one
+    pinta (`UNIT_TOL`) and have a suit's shape; what is left is ornament. None when that is not
+    so. The count then asks for a complete pattern."""
+    h, w = rect_bgr.shape[:2]
+    hues = None
+    for px in THREAD_PX:
+        pad = px + 1
+        blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(
+            cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel), connectivity=8)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * unit]
+        if len(big) < 2 and n - 1 < 2:
+            continue  # nothing let go
+        found = []
+        for i in big:
+            piece = cv2.dilate((lab == i).astype(np.uint8), kernel) & blob
+            x, y, pw, ph = cv2.boundingRect(piece)
+            part = piece[y:y + ph, x:x + pw]
+            area = int(part.sum())
+            if abs(area / unit - 1) > UNIT_TOL:
+                found = None
+                break
+            m = cv2.moments(part, binaryImage=True)
+            ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
+            if hues is None:
+                hues = _hue_classes(rect_bgr)
+            found.append(Pinta(area, *blob_shape(part, area),
+                               hue_shares(hues[oy:oy + ph, ox:ox + pw], part, area),
+                               float((ox + m["m10"] / m["m00"]) / w),
+                               float((oy + m["m01"] / m["m00"]) / h), b.at_edge,
+                               (ox / w, oy / h, (ox + pw) / w, (oy + ph) / h), part))
+        if found and all(p.suit() for p in found):
+            return found
+    return None
+
+
 def _unit_area(areas: List[int]) -> Optional[float]:
     """The area of one pinta: the median of the largest group of blobs of about one size (two
     or more). On a tie the larger size, unless it is three or more times the smaller: pintas
@@ -538,7 +585,14 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         doubtful = m > 1 and off > MERGED_TOL  # pintas overlapping leave less than m pintas' ink
         if k < 0.7 or off > LOOSE_TOL or \
                 (doubtful and _parted(b, m, rect_bgr.shape[1], rect_bgr.shape[0], True) is None):
-            return None, "a blob that is no whole number of pintas"
+            pieces = None if parted or k < 1 else _unthreaded(b, unit, rect_bgr)
+            if pieces is None:
+                return None, "a blob that is no whole number of pintas"
+            n += len(pieces)
+            singles += pieces
+            placed += pieces
+            loose = True  # counted only in a complete pattern
+            continue
         loose |= off > UNIT_TOL or doubtful
         if doubtful:
             unsure.append(b)
@@ -852,6 +906,9 @@ MIRROR_PAD_PX = 6  # the map of what covers a card, grown by this (rectified px)
 MIRROR_MOST = 0.5  # no more of the pinta box than this may be covered
 MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when this much of its box is
 MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
+CUT_WHOLE = 0.15  # a blob touching the grown cover within this of one pinta's size, of the
+                  # pintas' shape, is one in view (a card it lies on counts as cover too): the
+                  # Fournier 6 of oros whose bottom coin touched the ace it lay on
 MIRROR_CONFIDENCE = 0.93
 MIRRORED = True
 
@@ -916,6 +973,11 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     suit, k = votes.most_common(1)[0]
     if k < max(1 if lone else 2, 0.6 * len(singles)):
         return None, "too few pintas of a known shape"
+    if not lone:  # a pinta that only touches the grown cover (or a card it lies on) is in view
+        kept = [b for b in cut if not b.at_edge and abs(b.area / unit - 1) <= CUT_WHOLE
+                and b.suit() == suit]
+        singles += kept
+        cut = [b for b in cut if b not in kept]
     if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
@@ -934,6 +996,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
         if sum(b.colours.values()) < COLOURED:
             continue  # the edge of the card on top, or its shadow: no colour, no pinta
+        if b.area < 0.3 * unit and _hue_distance(b, usual) >= ORNAMENT_HUES:
+            continue  # a flourish or the maker's name, in other colours than the pintas
         cx, cy = b.x * w, b.y * h
         if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
                                         for tx0, ty0, tx1, ty1 in twins):
