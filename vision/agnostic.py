@@ -905,6 +905,10 @@ MIRROR_PAD_PX = 6  # the map of what covers a card, grown by this (rectified px)
                    # pixel or two off, and the card on top casts its shadow beside it
 MIRROR_MOST = 0.5  # no more of the pinta box than this may be covered
 MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when this much of its box is
+BOTH_SIDES_MOST = 0.5  # of one pinta's area: a part hidden whose turned image is hidden too
+# can hold a pinta and its twin, both unseen, only if it is as large as a pinta (a pinta only
+# partly in it shows the rest of itself, cut, and its twin, cut: no twin of a whole one, so no
+# count); a card in a trick, covered at both ends by its neighbours, often has a corner of each
 MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
 CUT_WHOLE = 0.15  # a blob touching the grown cover within this of one pinta's size, of the
                   # pintas' shape, is one in view (a card it lies on counts as cover too): the
@@ -940,7 +944,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if n_hidden > MIRROR_MOST * int(inner.sum()):
         return None, "too much of it covered"
     under = cv2.dilate(raw, np.ones((5, 5), np.uint8)) & inner  # the part truly hidden
-    if (under & under[::-1, ::-1]).any():
+    both = int((under & under[::-1, ::-1]).sum())  # hidden, and its turned image hidden too
+    if both and not BOTH_SIDES_MOST:
         return None, "covered on both sides of the centre"
     if ink is None:
         ink = _ink(rect_bgr)
@@ -954,15 +959,17 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
             return None, "a blob at the outline"
         (cut if touches else whole).append(b)
     unit = _unit_area([b.area for b in whole])
-    lone = _lone_at_end(whole) if unit is None and LONE_TWO else None
+    lone = _lone_at_end(whole) if unit is None and LONE_TWO and not both else None
     if lone is not None:
         unit = lone.area  # a 2 of oros or copas: one pinta in view, its twin under the card
-    if unit is None and THREE_ACROSS:
+    if unit is None and THREE_ACROSS and not both:
         suit = _three_across(whole, cut, cov)
         if suit is not None:
             return f"3{suit}", "ok"
     if unit is None:
         return None, NO_UNIT
+    if both > BOTH_SIDES_MOST * unit:
+        return None, "covered on both sides of the centre"
     singles = [b for b in whole if b.area >= 0.3 * unit]
     if any(not 0.75 <= b.area / unit <= 1.3 for b in singles):
         return None, "a blob in view that is no pinta"
@@ -981,19 +988,28 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
+    cut_twins: List[Pinta] = []  # twins in view, cut by the card on top
+    odd = False  # one of the pintas doubled may be a 7's or 9's extra pinta, which has no twin
     for b in singles:
         if _twin_in(b, singles, 1 - b.x, 1 - b.y):
             continue  # its twin in view (or itself: the centre pinta)
         tx0, ty0, tx1, ty1 = _turned_box(b.box, w, h)
         there = cov[max(ty0, 0):ty1, max(tx0, 0):tx1]
         if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
-            return None, "a pinta whose twin in view is missing"
+            c = _cut_twin(b, cut, unit, suit, (tx0, ty0, tx1, ty1), w, h) if CUT_TWIN else None
+            if c is None or any(c is o for o in cut_twins):
+                return None, "a pinta whose twin in view is missing"
+            cut_twins.append(c)  # its twin in view, cut: one pinta
+            continue
         twins.append((tx0, ty0, tx1, ty1))
-    if not twins:
+        odd |= MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE
+    if not twins and not cut_twins:
         return None, "no pinta hidden"
     usual = {hue: float(np.mean([b.colours[hue] for b in singles])) for hue in HUES}
     centre = []  # a pinta cut on the card's centre: its own twin, counted once
     for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
+        if any(b is c for c in cut_twins):
+            continue  # counted, the twin of one whole in view
         if sum(b.colours.values()) < COLOURED:
             continue  # the edge of the card on top, or its shadow: no colour, no pinta
         if b.area < 0.3 * unit and _hue_distance(b, usual) >= ORNAMENT_HUES:
@@ -1002,17 +1018,58 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
                                         for tx0, ty0, tx1, ty1 in twins):
             continue
+        if TWINS_HOLD and b.area <= 2.6 * unit and _within(b, twins, w, h) >= TWINS_HOLD:
+            continue  # the parts in view of two hidden twins, run together along the cover
         if CENTRE_CUT and not centre and _centre_cut(b, cov, singles, usual, suit):
             centre.append(b)
             continue
         return None, "a pinta cut where no twin lies"
-    n = len(singles) + len(twins) + len(centre)
+    n = len(singles) + len(twins) + len(centre) + len(cut_twins)
+    if n == 10 and odd and NINE_FROM_TEN:
+        n = 9  # no card has ten: the extra pinta of a 9 was doubled
     if not 2 <= n <= 9:
         return None, f"{n} pintas"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8) and hidden[:, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+ODD_OFF_MIDDLE = 0.1  # a 7's or 9's extra pinta lies on the middle column this far off the middle row
+NINE_FROM_TEN = True  # a count of ten with such a pinta doubled is a 9 (Naipes' 9 of copas
+                      # under the stock, its extra cup in view)
+TWINS_HOLD = 0.85  # a cut blob with this share of its pixels inside the hidden twins' boxes
+                   # (grown by 4 px) is their parts in view, however it runs together
+
+
+def _within(b: Pinta, boxes: List[Tuple[int, int, int, int]], w: int, h: int) -> float:
+    """The share of blob ``b``'s pixels inside any of ``boxes`` (pixels, grown by 4)."""
+    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+    ph, pw = b.pixels.shape
+    inside = np.zeros((h, w), np.uint8)
+    for x0, y0, x1, y1 in boxes:
+        inside[max(y0 - 4, 0):y1 + 4, max(x0 - 4, 0):x1 + 4] = 1
+    return float((inside[by:by + ph, bx:bx + pw] & b.pixels).sum()) / max(int(b.pixels.sum()), 1)
+
+
+CUT_TWIN = True  # a pinta's twin may lie in view, cut by the card on top (`_cut_twin`)
+CUT_TWIN_LEAST = 0.5  # ... with at least this much of a pinta in view
+CUT_TWIN_HUES = 0.5  # ... and its colours this near the pinta's (a cup cut loses its rim: 0.34)
+
+
+def _cut_twin(b: Pinta, cut: List[Pinta], unit: float, suit: str,
+              box: Tuple[int, int, int, int], w: int, h: int) -> Optional[Pinta]:
+    """The cut blob that is pinta ``b``'s twin, in view but cut by the card on top: its centre
+    in ``b``'s turned box (pixels, 4 px slack), at least `CUT_TWIN_LEAST` of a pinta and at
+    most 1.3, coloured like ``b`` and of no other suit's shape (the Fournier 5 of copas with
+    its bottom cups cut by the corners of two cards); None if there is none."""
+    x0, y0, x1, y1 = box
+    for c in cut:
+        if x0 - 4 <= c.x * w <= x1 + 4 and y0 - 4 <= c.y * h <= y1 + 4 and \
+                CUT_TWIN_LEAST * unit <= c.area <= 1.3 * unit and \
+                _hue_distance(c, b.colours) < CUT_TWIN_HUES and c.suit() in (None, suit):
+            return c
+    return None
 
 
 def _turned_box(box: Tuple[float, float, float, float], w: int,
