@@ -179,6 +179,25 @@ def test_a_pinta_whose_twin_is_cut_by_the_card_on_top_counts_once(name, code, mo
     assert read_mirrored(rect, cover) == (None, "a pinta whose twin in view is missing")
 
 
+@pytest.mark.parametrize("name", ["builtin", "fournier-1878", "naipes-libres"])
+def test_the_side_of_the_stock_beyond_its_outline_is_no_pinta(name, monkeypatch):
+    """The stock's outline placed a few pixels short: its tan side shows as a long strip in
+    other colours than the pintas, cut by the cover, and is passed over; taken for a cut pinta,
+    the card would abstain."""
+    from vision import agnostic
+    from vision.agnostic import read_mirrored
+
+    deck = synth.builtin(40) if name == "builtin" else _deck(name)
+    rect = _rects(deck, ["4B", "6O", "4C", "6E"])["4B"]
+    h = rect.shape[0]
+    shown, _ = _laid_over(rect, 0.6)
+    _, cover = _laid_over(rect, 0.64)  # the outline 7 px short of the stock's edge
+    shown[int(0.57 * h):int(0.6 * h), 8:-8] = (120, 170, 200)
+    assert read_mirrored(shown, cover) == ("4B", "ok")
+    monkeypatch.setattr(agnostic, "EDGE_STRIP", 1e9)
+    assert read_mirrored(shown, cover) == (None, "a pinta cut where no twin lies")
+
+
 @pytest.mark.parametrize("k,i,code", [(7, 8, "6E"), (33, 12, "4E")])
 def test_a_pinta_run_into_thin_ink_inside_the_frame_is_opened_apart(k, i, code, monkeypatch):
     """Benchmark scenes of Fournier's deck: a 6 of espadas with a hilt run into its frame

@@ -471,42 +471,47 @@ THREAD_PX = (1, 2)  # opened by this, a pinta lets go of the thin ink it runs in
 
 def _unthreaded(b: Pinta, unit: float, rect_bgr: np.ndarray) -> Optional[List[Pinta]]:
     """A blob of no whole number of pintas as the single pintas it holds once the thin ink
-    joining them to each other or to something else is opened away (`THREAD_PX`): each piece
-    of at least 0.3 pintas, grown back by the opening within the blob, must then measure one
-    pinta (`UNIT_TOL`) and have a suit's shape; what is left is ornament. None when that is not
-    so. The count then asks for a complete pattern."""
-    h, w = rect_bgr.shape[:2]
-    hues = None
+    joining them to each other or to something else is opened away (`THREAD_PX`, `_opened`):
+    each piece must then measure one pinta (`UNIT_TOL`) and have a suit's shape; what is left
+    is ornament. None when that is not so. The count then asks for a complete pattern."""
     for px in THREAD_PX:
-        pad = px + 1
-        blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(
-            cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel), connectivity=8)
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * unit]
-        if len(big) < 2 and n - 1 < 2:
+        found = _opened(b, px, unit, rect_bgr)
+        if len(found) < 1 or (len(found) == 1 and found[0].area >= b.area - 0.05 * unit):
             continue  # nothing let go
-        found = []
-        for i in big:
-            piece = cv2.dilate((lab == i).astype(np.uint8), kernel) & blob
-            x, y, pw, ph = cv2.boundingRect(piece)
-            part = piece[y:y + ph, x:x + pw]
-            area = int(part.sum())
-            if abs(area / unit - 1) > UNIT_TOL:
-                found = None
-                break
-            m = cv2.moments(part, binaryImage=True)
-            ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
-            if hues is None:
-                hues = _hue_classes(rect_bgr)
-            found.append(Pinta(area, *blob_shape(part, area),
-                               hue_shares(hues[oy:oy + ph, ox:ox + pw], part, area),
-                               float((ox + m["m10"] / m["m00"]) / w),
-                               float((oy + m["m01"] / m["m00"]) / h), b.at_edge,
-                               (ox / w, oy / h, (ox + pw) / w, (oy + ph) / h), part))
-        if found and all(p.suit() for p in found):
+        if all(abs(p.area / unit - 1) <= UNIT_TOL and p.suit() for p in found):
             return found
     return None
+
+
+def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]:
+    """The pieces of at least 0.3 pintas blob ``b`` falls into when opened by ``px`` (what is
+    thinner than that, a thread or a strip, let go), each grown back by the opening within the
+    blob and measured (size, shape, colours, place in the card)."""
+    h, w = rect_bgr.shape[:2]
+    pad = px + 1
+    blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel), connectivity=8)
+    hues = None
+    found = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 0.3 * unit:
+            continue
+        piece = cv2.dilate((lab == i).astype(np.uint8), kernel) & blob
+        x, y, pw, ph = cv2.boundingRect(piece)
+        part = piece[y:y + ph, x:x + pw]
+        area = int(part.sum())
+        m = cv2.moments(part, binaryImage=True)
+        ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
+        if hues is None:
+            hues = _hue_classes(rect_bgr)
+        found.append(Pinta(area, *blob_shape(part, area),
+                           hue_shares(hues[oy:oy + ph, ox:ox + pw], part, area),
+                           float((ox + m["m10"] / m["m00"]) / w),
+                           float((oy + m["m01"] / m["m00"]) / h), b.at_edge,
+                           (ox / w, oy / h, (ox + pw) / w, (oy + ph) / h), part))
+    return found
 
 
 def _unit_area(areas: List[int]) -> Optional[float]:
@@ -910,6 +915,10 @@ BOTH_SIDES_MOST = 0.5  # of one pinta's area: a part hidden whose turned image i
 # partly in it shows the rest of itself, cut, and its twin, cut: no twin of a whole one, so no
 # count); a card in a trick, covered at both ends by its neighbours, often has a corner of each
 MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
+EDGE_STRIP = 6.0  # a cut blob this elongated, in other colours than the pintas, is the side of
+                  # the card or stock on top beyond its outline (Fournier's tan stock over a 4 of
+                  # bastos: 8.5 and 7.7 long, at 0.35 and 0.48 of a pinta)
+CUT_OPENED = True  # a cut blob is also judged in the pieces it falls into opened (`_opened`)
 CUT_WHOLE = 0.15  # a blob touching the grown cover within this of one pinta's size, of the
                   # pintas' shape, is one in view (a card it lies on counts as cover too): the
                   # Fournier 6 of oros whose bottom coin touched the ace it lay on
@@ -1007,22 +1016,30 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         return None, "no pinta hidden"
     usual = {hue: float(np.mean([b.colours[hue] for b in singles])) for hue in HUES}
     centre = []  # a pinta cut on the card's centre: its own twin, counted once
-    for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
-        if any(b is c for c in cut_twins):
-            continue  # counted, the twin of one whole in view
+
+    def explained(b: Pinta) -> bool:  # a cut blob that is no pinta, or one counted already
         if sum(b.colours.values()) < COLOURED:
-            continue  # the edge of the card on top, or its shadow: no colour, no pinta
-        if b.area < 0.3 * unit and _hue_distance(b, usual) >= ORNAMENT_HUES:
-            continue  # a flourish or the maker's name, in other colours than the pintas
+            return True  # the edge of the card on top, or its shadow: no colour, no pinta
+        far = _hue_distance(b, usual) >= ORNAMENT_HUES
+        if far and (b.area < 0.3 * unit or b.elongation >= EDGE_STRIP):
+            return True  # a flourish or the maker's name, or the side of the stock on top
         cx, cy = b.x * w, b.y * h
         if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
                                         for tx0, ty0, tx1, ty1 in twins):
-            continue
+            return True
         if TWINS_HOLD and b.area <= 2.6 * unit and _within(b, twins, w, h) >= TWINS_HOLD:
-            continue  # the parts in view of two hidden twins, run together along the cover
+            return True  # the parts in view of two hidden twins, run together along the cover
         if CENTRE_CUT and not centre and _centre_cut(b, cov, singles, usual, suit):
             centre.append(b)
-            continue
+            return True
+        return False
+
+    for b in cut:  # a pinta cut by the card on top: the part in view of a hidden twin
+        if any(b is c for c in cut_twins) or explained(b):
+            continue  # (a twin of one whole in view: counted)
+        if CUT_OPENED and b.pixels is not None and any(
+                all(explained(p) for p in _opened(b, px, unit, rect_bgr)) for px in THREAD_PX):
+            continue  # run into a thin strip along the cover (the stock's edge): apart, each is
         return None, "a pinta cut where no twin lies"
     n = len(singles) + len(twins) + len(centre) + len(cut_twins)
     if n == 10 and odd and NINE_FROM_TEN:
