@@ -483,6 +483,14 @@ def _unthreaded(b: Pinta, unit: float, rect_bgr: np.ndarray) -> Optional[List[Pi
     return None
 
 
+def _all_explained(pieces: List[Pinta], b: Pinta, explained) -> bool:
+    """Whether blob ``b`` opened into ``pieces`` is accounted for: pieces there are, they hold
+    most of it (`OPENED_KEEPS`: what the opening let go is a thread, not a pinta's sliver), and
+    ``explained`` says so of each."""
+    return bool(pieces) and sum(p.area for p in pieces) >= OPENED_KEEPS * b.area and \
+        all(explained(p) for p in pieces)
+
+
 def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]:
     """The pieces of at least 0.3 pintas blob ``b`` falls into when opened by ``px`` (what is
     thinner than that, a thread or a strip, let go), each grown back by the opening within the
@@ -919,6 +927,8 @@ EDGE_STRIP = 6.0  # a cut blob this elongated, in other colours than the pintas,
                   # the card or stock on top beyond its outline (Fournier's tan stock over a 4 of
                   # bastos: 8.5 and 7.7 long, at 0.35 and 0.48 of a pinta)
 CUT_OPENED = True  # a cut blob is also judged in the pieces it falls into opened (`_opened`)
+OPENED_KEEPS = 0.75  # ... if they hold this share of it (the built-in 3 of oros under the stock, its
+                    # centre coin run into the stock's side: 0.78 opened by 2 px)
 CUT_WHOLE = 0.15  # a blob touching the grown cover within this of one pinta's size, of the
                   # pintas' shape, is one in view (a card it lies on counts as cover too): the
                   # Fournier 6 of oros whose bottom coin touched the ace it lay on
@@ -1038,7 +1048,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         if any(b is c for c in cut_twins) or explained(b):
             continue  # (a twin of one whole in view: counted)
         if CUT_OPENED and b.pixels is not None and any(
-                all(explained(p) for p in _opened(b, px, unit, rect_bgr)) for px in THREAD_PX):
+                _all_explained(_opened(b, px, unit, rect_bgr), b, explained) for px in THREAD_PX):
             continue  # run into a thin strip along the cover (the stock's edge): apart, each is
         return None, "a pinta cut where no twin lies"
     n = len(singles) + len(twins) + len(centre) + len(cut_twins)
