@@ -49,6 +49,9 @@ COVERED_EMBLEMS = ("1C", "1B", "1E", "3B")  # ...and so are these emblems (not t
 MEDALLION_MARGIN = 0.8  # ...but the ace of oros is kept on one whose margin is this much paper
 # (its wrong readings above at 0.55 at most; twenty-fourth session's six sets, at 0.65 or 0.8
 # alike: 10 more right, none wrong)
+SMALL_EMBLEMS = True  # one of COVERED_EMBLEMS read whole on a card overlapped by at most
+# SMALL_OVERLAP is kept whatever its margin (Fournier's ace of copas and of bastos on top of the
+# trick, 0.11 overlapped, margins 0.38 and 0: the other card's edge runs along them)
 MARGIN_PAPER = 0.55  # a card that may be covered somewhere unknown is read only if every
 # eighth of each side's margin is this much paper (measured on such cards of the check seeds
 # read as figures: the 4 wrong ones, under a hand, another card or beyond a misplaced outline,
@@ -199,7 +202,8 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
         on_top = line is not None and line >= ON_TOP_LINE
         if small or margin >= ON_TOP_MARGIN or on_top:
             whole, _ = _read_clear(rect_bgr, ink, None)
-            if whole is not None and _kept_whole(whole, ON_TOP_MARGIN if on_top else margin):
+            if whole is not None and (_kept_whole(whole, ON_TOP_MARGIN if on_top else margin)
+                                      or small and SMALL_EMBLEMS and whole in COVERED_EMBLEMS):
                 return whole, "ok (read whole: " + (
                     "its frame line runs on through the overlap, so it lies on top)" if on_top
                     else "its margin is paper all round, so it lies on top)"
