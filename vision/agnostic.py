@@ -348,7 +348,7 @@ PEEL_KEEPS = 0.6  # the peeled pinta keeps at least this share of the blob (a sw
 
 def _measured(peeled, hues: np.ndarray, w: int, h: int) -> Pinta:
     """A blob (x, y, w, h, area, 0/1 blob, centre: as `_peeled` gives it) measured, at the
-    card's edge."""
+    card's edge (`_opened` sets its own pieces' ``at_edge``)."""
     x, y, bw, bh, area, blob, centre = peeled
     return Pinta(area, *blob_shape(blob, area), hue_shares(hues[y:y + bh, x:x + bw], blob, area),
                  float(centre[0] / w), float(centre[1] / h), True,
@@ -512,13 +512,12 @@ def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]
         area = int(part.sum())
         m = cv2.moments(part, binaryImage=True)
         ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
+        centre = np.array([ox + m["m10"] / m["m00"], oy + m["m01"] / m["m00"]])
         if hues is None:
             hues = _hue_classes(rect_bgr)
-        found.append(Pinta(area, *blob_shape(part, area),
-                           hue_shares(hues[oy:oy + ph, ox:ox + pw], part, area),
-                           float((ox + m["m10"] / m["m00"]) / w),
-                           float((oy + m["m01"] / m["m00"]) / h), b.at_edge,
-                           (ox / w, oy / h, (ox + pw) / w, (oy + ph) / h), part))
+        p = _measured((ox, oy, pw, ph, area, part, centre), hues, w, h)
+        p.at_edge = b.at_edge
+        found.append(p)
     return found
 
 
@@ -1003,7 +1002,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         kept = [b for b in cut if not b.at_edge and abs(b.area / unit - 1) <= CUT_WHOLE
                 and b.suit() == suit]
         singles += kept
-        cut = [b for b in cut if b not in kept]
+        cut = [b for b in cut if not any(b is o for o in kept)]  # (Pinta's == compares arrays)
     if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
