@@ -368,3 +368,29 @@ def test_a_figure_on_top_by_its_frame_line_is_read_whole(name, monkeypatch):
     under = rect.copy()
     under[100:] = cv2.resize(cv2.rotate(other, cv2.ROTATE_90_CLOCKWISE), (120, 80))
     assert pictures.read_picture(under, overlap=half)[0] is None
+
+
+
+@pytest.mark.parametrize("name", PRINTED)
+def test_a_caballo_with_its_lower_half_under_another_card_is_read_by_its_horse(name):
+    """The trump under the stock shows only its head end: a caballo is named there by its
+    horse's head beside the rider and the pinta he holds up, either way up; a sota or a rey so
+    cut is never named a caballo, nor is any figure showing only its feet end."""
+    rendered = _rendered(_deck(name), FIGURES + ["5O"], seed=5)
+    other = cv2.resize(cv2.rotate(rendered[-1][1], cv2.ROTATE_90_CLOCKWISE), (120, 80))
+    lower = np.zeros((72, 48), np.uint8)
+    lower[40:, :] = 1  # another card over the lower 44%, as the stock over the trump
+    named, wrong = [], {}
+    for code, rect in rendered[:-1]:
+        head, feet = rect.copy(), rect.copy()
+        head[100:], feet[:80] = other, other
+        cases = {"head end": (head, lower), "head end, turned": (head[::-1, ::-1], lower[::-1, ::-1]),
+                 "feet end": (feet, lower[::-1, ::-1])}
+        for case, (img, over) in cases.items():
+            got = pictures.read_rider(np.ascontiguousarray(img), np.ascontiguousarray(over))
+            if got == code and case != "feet end":
+                named.append(code)
+            elif got is not None:
+                wrong[f"{code}, {case}"] = got
+    assert not wrong, wrong
+    assert len(set(named)) >= 3, named  # of the four caballos
