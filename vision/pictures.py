@@ -164,8 +164,17 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
     if clear_of is not None and (clear_of[y:y + bh, x:x + bw] & blob).any():
         return None
-    # mirror about the blob's own vertical axis (the card's axis is off when the outline is)
-    cx = float(centres[i][0]) - x
+    symmetry = _mirror_likeness(blob, float(centres[i][0]) - x)
+    elongation, solidity = agnostic.blob_shape(blob, area)
+    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
+    return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
+                      symmetry, hues)
+
+
+def _mirror_likeness(blob: np.ndarray, cx: float) -> float:
+    """Intersection over union of a 0/1 blob (its bounding box) and its mirror image about its
+    own vertical axis through column ``cx`` (the card's axis is off when the outline is)."""
+    bw = blob.shape[1]
     shift = int(round(2 * cx - (bw - 1)))
     mirrored = np.zeros_like(blob)
     src = blob[:, ::-1]
@@ -174,11 +183,7 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     else:
         mirrored[:, :bw + shift] = src[:, -shift:]
     union = int(np.count_nonzero(blob | mirrored))
-    symmetry = int(np.count_nonzero(blob & mirrored)) / max(union, 1)
-    elongation, solidity = agnostic.blob_shape(blob, area)
-    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
-    return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
-                      symmetry, hues)
+    return int(np.count_nonzero(blob & mirrored)) / max(union, 1)
 
 
 def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -208,16 +213,18 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
                     "its frame line runs on through the overlap, so it lies on top)" if on_top
                     else "its margin is paper all round, so it lies on top)"
                     if margin >= ON_TOP_MARGIN else "the overlap is too small to hide much of it)")
-        if HORSE_HEAD:
-            rider = read_rider(rect_bgr, overlap)
-            if rider is not None:
-                return rider, "ok (a caballo: its horse's head beside the rider, the rest hidden)"
+        if HEAD_END_READ:
+            code, why = read_head_end(rect_bgr, overlap)
+            if code is not None:
+                return code, why
     return code, why
 
 
-HORSE_HEAD = True  # a figure whose picture runs under another card (the trump under the stock)
-# may be read from its head end: a caballo by its horse's head and neck (`read_rider`)
-HEAD_END = 0.52  # ...the part of the card above this (one way up) clear of every other card
+HEAD_END_READ = True  # a figure whose picture runs under another card (the trump under the
+# stock) may be read from its head end (`read_head_end`)
+HEAD_END = 0.52  # ...the part of the card above this (one way up) in view, but for at most
+HEAD_COVERED = 0.1  # this share of it under another card (a corner of a card in the trick; at
+# 0.5 a caballo of copas whose cup was hidden read as one of espadas, seeds 20000 x 200)
 HORSE_ROWS = (0.28, 0.52)  # where the horse's head and neck lie, beside the rider's body
 HORSE_SIDES = ((0.06, 0.4), (0.6, 0.94))  # ...on one side or the other
 HORSE_HUES = (8, 21)  # OpenCV hue: tan to brown (a red cloak is 0-7; gold is as yellow but vivid)
@@ -225,6 +232,12 @@ HORSE_SAT = (60, 185)  # ...and saturation: a horse is dull beside a cloak or a 
 HORSE_SHARE = 0.28  # the share of one side's band in the horse's colours (measured, head end up,
 # seeds 20000 x 200 at the pipeline's outlines, the lower half hidden: caballos 0.31-0.55,
 # every other card 0.24 at most but one Fournier ace of espadas's ribbons, 0.34, no pinta held)
+
+
+REY_HORSE = 0.35  # a silhouette read as a rey's is none if either end shows this much horse
+# (`horse_share`): a Naipes caballo of copas or of oros with a corner of another card over it
+# read whole as a rey, 0.56 and 0.39 (reyes, whole or in part, seeds 20000 x 200 and 10000 x 40,
+# 0.30 at most; sotas are left alone: a Fournier sota's brown legs reach 0.82)
 
 
 def horse_share(rect_bgr: np.ndarray, clear: np.ndarray) -> float:
@@ -238,28 +251,80 @@ def horse_share(rect_bgr: np.ndarray, clear: np.ndarray) -> float:
     return max(float(horse[y0:y1, int(a * w):int(b * w)].mean()) for a, b in HORSE_SIDES)
 
 
-def read_rider(rect_bgr: np.ndarray, overlap: np.ndarray) -> Optional[str]:
-    """The caballo a card is, read from its head end alone, or None. Every Spanish caballo rides
-    a horse whose head and neck rise in front of the rider, level with his body: with the
-    card's upper `HEAD_END` in view (either way up) and clear of every other card (``overlap``:
-    1 where one lies, any size), a band beside the rider in a horse's dull tan or brown
-    (`horse_share`) and exactly one pinta held up in that end (`_held`) name it. A sota or a
-    rey, standing, has no such mass there; the end with the horse's legs holds no pinta up."""
+PAGE_NO_HORSE = 0.2  # a page's head end shows less horse than this (sotas 0.11 at most)
+PAGE_ONE = 0.85  # ... is one figure: its largest blob this share of the end's ink (0.8 and up)
+PAGE_BIG = 0.2  # ... covering this much of the end at least (0.22-0.36)
+PAGE_FILL = 0.53  # ... slender: ink over at most this much of rows 0.3-0.5 (sotas 0.40-0.55;
+# reyes' shoulders and cloak 0.55-0.80, riders with their horse 0.57-0.72)
+PAGE_SYMMETRY = 0.7  # ... not its own mirror image (0.42-0.69; a Naipes 8 of copas's cups run
+# together 0.85)
+PAGE_TOP = (2, 0.72)  # ... and at its top (8% of the card) at most two parts, a head and a
+# pinta held up, no wider than this (0.17-0.70; the crossed 3 of bastos: four club ends)
+# (measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
+# 10000 x 40 at the pipeline's outlines)
+
+
+def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str], str]:
+    """(code, why) of a figure read from its head end alone, or (None, why not). The end with the
+    head is the one holding the pinta: with the card's upper `HEAD_END` in view (either way
+    up), all but `HEAD_COVERED` of it clear of every other card (``overlap``: 1 where one lies,
+    any size), exactly one pinta held up there (`_held`) gives the suit, and the figure:
+    - a caballo rides a horse whose head and neck rise in front of him, level with his body: a
+      band beside the rider in a horse's dull tan or brown (`horse_share`);
+    - a sota is a page standing, slender: no horse there, one figure (`_page_end`).
+    A rey, his cloak filling the card, is left unknown. The end with the feet holds no pinta."""
     h = rect_bgr.shape[0]
     painted, near = _painted(rect_bgr, overlap)
     if near is None:
-        return None
+        return None, "nothing overlaps it"
     for turn in (False, True):
         img = cv2.rotate(painted, cv2.ROTATE_180) if turn else painted
         covered = cv2.rotate(near, cv2.ROTATE_180) if turn else near
-        if covered[:int(HEAD_END * h)].any() or horse_share(img, covered == 0) < HORSE_SHARE:
+        if covered[:int(HEAD_END * h)].mean() > HEAD_COVERED:
             continue
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
         paper_v, paper_s = _paper_vs(hsv)
         held = _held(hsv[:int(STRIP * h)], h, paper_v, paper_s)
-        if len(held) == 1:
-            return "11" + next(iter(held))
-    return None
+        if len(held) != 1:
+            continue
+        suit = next(iter(held))
+        horse = horse_share(img, covered == 0)
+        if horse >= HORSE_SHARE:
+            return "11" + suit, "ok (a caballo: its horse's head beside the rider, the rest hidden)"
+        if horse < PAGE_NO_HORSE and _page_end(img, covered == 0):
+            return "10" + suit, "ok (a sota: a page standing, slender, the rest hidden)"
+    return None, "no head end in view, or no figure read there"
+
+
+def _page_end(rect_bgr: np.ndarray, clear: np.ndarray) -> bool:
+    """Whether the head end (upper `HEAD_END`, card-sized ``clear`` where in view) shows a page:
+    one figure of some size (`PAGE_ONE`, `PAGE_BIG`), slender across rows 0.3-0.5 of the card
+    (`PAGE_FILL`), not its own mirror image (`PAGE_SYMMETRY`), with a head at its top
+    (`PAGE_TOP`)."""
+    h, w = rect_bgr.shape[:2]
+    ink = agnostic._ink(rect_bgr)
+    band = (ink[int(0.3 * h):int(0.5 * h), int(0.08 * w):int(0.92 * w)] > 0) & \
+        clear[int(0.3 * h):int(0.5 * h), int(0.08 * w):int(0.92 * w)]
+    if float(band.mean()) > PAGE_FILL:
+        return False
+    end = agnostic._in_box(ink, even=False)
+    end[int(HEAD_END * h):] = 0
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(end, connectivity=8)
+    if n < 2:
+        return False
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    i = 1 + int(np.argmax(areas))
+    if areas[i - 1] < PAGE_ONE * areas[areas >= 12].sum() or \
+            areas[i - 1] < PAGE_BIG * HEAD_END * h * w:
+        return False
+    x, y, bw, bh = stats[i, :4]
+    blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+    if _mirror_likeness(blob, float(centres[i][0]) - x) > PAGE_SYMMETRY:
+        return False
+    top = blob[:int(0.08 * h)].any(axis=0)
+    cols = np.flatnonzero(top)
+    parts = int(top[0]) + int(np.count_nonzero(top[1:] & ~top[:-1]))
+    return parts <= PAGE_TOP[0] and (cols[-1] - cols[0] + 1) <= PAGE_TOP[1] * w
 
 
 ON_TOP_LINE = 0.95  # a card whose frame line runs on through this much of the overlap lies on top
@@ -380,6 +445,12 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     rank = sil.rank(alone)
     if rank is None:
         return None, "no picture of a known shape"
+    if rank == "12" and REY_HORSE is not None:
+        clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
+        turned = cv2.rotate(rect_bgr, cv2.ROTATE_180), cv2.rotate(clear.astype(np.uint8),
+                                                                 cv2.ROTATE_180) > 0
+        if max(horse_share(rect_bgr, clear), horse_share(*turned)) >= REY_HORSE:
+            return None, "a rey's silhouette with a horse's head beside it"
     suit, why = figure_suit(rect_bgr)
     if suit is None:
         return None, f"a {rank} holding {why}"
