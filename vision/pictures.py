@@ -214,9 +214,9 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
                     else "its margin is paper all round, so it lies on top)"
                     if margin >= ON_TOP_MARGIN else "the overlap is too small to hide much of it)")
         if HEAD_END_READ:
-            code, why = read_head_end(rect_bgr, overlap)
-            if code is not None:
-                return code, why
+            end, end_why = read_head_end(rect_bgr, overlap)
+            if end is not None:
+                return end, end_why
     return code, why
 
 
