@@ -240,12 +240,14 @@ REY_HORSE = 0.35  # a silhouette read as a rey's is none if either end shows thi
 # 0.30 at most; sotas are left alone: a Fournier sota's brown legs reach 0.82)
 
 
-def horse_share(rect_bgr: np.ndarray, clear: np.ndarray) -> float:
+def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarray] = None
+                ) -> float:
     """The larger share of the two `HORSE_SIDES` bands over `HORSE_ROWS` of the card (head end
-    up) that is ink in a horse's colours, counting only where ``clear`` (bool, card-sized)."""
+    up) that is ink in a horse's colours, counting only where ``clear`` (bool, card-sized).
+    ``ink``: the card's `agnostic._ink`, if already made."""
     h, w = rect_bgr.shape[:2]
     hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
-    horse = (agnostic._ink(rect_bgr) > 0) & clear & (hue >= HORSE_HUES[0]) & \
+    horse = ((agnostic._ink(rect_bgr) if ink is None else ink) > 0) & clear & (hue >= HORSE_HUES[0]) & \
         (hue <= HORSE_HUES[1]) & (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])
     y0, y1 = int(HORSE_ROWS[0] * h), int(HORSE_ROWS[1] * h)
     return max(float(horse[y0:y1, int(a * w):int(b * w)].mean()) for a, b in HORSE_SIDES)
@@ -260,7 +262,13 @@ PAGE_SYMMETRY = 0.7  # ... not its own mirror image (0.42-0.69; a Naipes 8 of co
 # together 0.85)
 PAGE_TOP = (2, 0.72)  # ... and at its top (8% of the card) at most two parts, a head and a
 # pinta held up, no wider than this (0.17-0.70; the crossed 3 of bastos: four club ends)
-# (measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
+REY_WIDE = True  # a rey is read from his head end too (`_HeadEnd.rey`):
+REY_ONE, REY_BIG = 0.85, 0.3  # one figure (Fournier's 0.87 and up, 0.31-0.41 of the end; Naipes'
+# ermine parts its reyes, 0.58-0.82: not read)
+REY_FILL = 0.6  # ... wide: ink over this much of rows 0.3-0.5 at least (0.64-0.80; sotas 0.55)
+REY_SYMMETRY = 0.85  # ... not its own mirror image (0.63-0.84; a Naipes 9 of oros's coins run
+REY_HUE_MOST = 0.6  # together 0.93, and 0.95 of one hue; a rey's 0.39 at most)
+# (all measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
 # 10000 x 40 at the pipeline's outlines)
 
 
@@ -271,8 +279,9 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[s
     any size), exactly one pinta held up there (`_held`) gives the suit, and the figure:
     - a caballo rides a horse whose head and neck rise in front of him, level with his body: a
       band beside the rider in a horse's dull tan or brown (`horse_share`);
-    - a sota is a page standing, slender: no horse there, one figure (`_page_end`).
-    A rey, his cloak filling the card, is left unknown. The end with the feet holds no pinta."""
+    - a sota is a page standing, slender: no horse there, one figure (`_HeadEnd.page`);
+    - a rey's shoulders and cloak fill the card at the chest (`_HeadEnd.rey`).
+    The end with the feet holds no pinta up."""
     h = rect_bgr.shape[0]
     painted, near = _painted(rect_bgr, overlap)
     if near is None:
@@ -282,49 +291,73 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[s
         covered = cv2.rotate(near, cv2.ROTATE_180) if turn else near
         if covered[:int(HEAD_END * h)].mean() > HEAD_COVERED:
             continue
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        paper_v, paper_s = _paper_vs(hsv)
-        held = _held(hsv[:int(STRIP * h)], h, paper_v, paper_s)
-        if len(held) != 1:
-            continue
-        suit = next(iter(held))
-        horse = horse_share(img, covered == 0)
+        ink, clear = agnostic._ink(img), covered == 0
+        horse = horse_share(img, clear, ink)
+        end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE else None
         if horse >= HORSE_SHARE:
-            return "11" + suit, "ok (a caballo: its horse's head beside the rider, the rest hidden)"
-        if horse < PAGE_NO_HORSE and _page_end(img, covered == 0):
-            return "10" + suit, "ok (a sota: a page standing, slender, the rest hidden)"
+            rank, why = "11", "ok (a caballo: its horse's head beside the rider, the rest hidden)"
+        elif end is not None and end.page():
+            rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"
+        elif end is not None and REY_WIDE and end.rey():
+            rank, why = "12", "ok (a rey: his shoulders and cloak fill the card, the rest hidden)"
+        else:
+            continue
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)  # the pinta held up, last: the dearest test
+        held = _held(hsv[:int(STRIP * h)], h, *_paper_vs(hsv))
+        if len(held) == 1:
+            return rank + next(iter(held)), why
     return None, "no head end in view, or no figure read there"
 
 
-def _page_end(rect_bgr: np.ndarray, clear: np.ndarray) -> bool:
-    """Whether the head end (upper `HEAD_END`, card-sized ``clear`` where in view) shows a page:
-    one figure of some size (`PAGE_ONE`, `PAGE_BIG`), slender across rows 0.3-0.5 of the card
-    (`PAGE_FILL`), not its own mirror image (`PAGE_SYMMETRY`), with a head at its top
-    (`PAGE_TOP`)."""
+@dataclass(frozen=True)
+class _HeadEnd:
+    """The figure a card's head end (upper `HEAD_END`) shows, measured for `read_head_end`."""
+    fill: float  # share of rows 0.3-0.5 (x 0.08-0.92) of the card that is ink in view
+    one: float  # its largest blob's share of the end's ink
+    size: float  # ... and of the end
+    symmetry: float  # ... and its likeness to its own mirror image (`_mirror_likeness`)
+    top_parts: int  # how many parts the blob's top (8% of the card) falls into
+    top_width: float  # ... spanning this share of the card's width
+    hue_most: float  # the largest share of the blob in one hue class (`agnostic.HUES`)
+
+    def page(self) -> bool:
+        """A page standing: one figure of some size, slender, not its own mirror image, a head
+        (and maybe a pinta held up) at its top."""
+        return self.one >= PAGE_ONE and self.size >= PAGE_BIG and self.fill <= PAGE_FILL and \
+            self.symmetry <= PAGE_SYMMETRY and self.top_parts <= PAGE_TOP[0] and \
+            self.top_width <= PAGE_TOP[1]
+
+    def rey(self) -> bool:
+        """A king: one figure whose shoulders and cloak fill the card at the chest, in several
+        colours (a robe, a cloak, a face; pintas run together are one colour) and not its own
+        mirror image as pintas laid out are."""
+        return self.one >= REY_ONE and self.size >= REY_BIG and self.fill >= REY_FILL and \
+            self.symmetry <= REY_SYMMETRY and self.hue_most <= REY_HUE_MOST
+
+
+def _head_end(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> Optional[_HeadEnd]:
+    """The `_HeadEnd` of a card (head end up; ``clear``: card-sized, True where in view;
+    ``ink``: its `agnostic._ink`), or None if the end has no ink."""
     h, w = rect_bgr.shape[:2]
-    ink = agnostic._ink(rect_bgr)
     band = (ink[int(0.3 * h):int(0.5 * h), int(0.08 * w):int(0.92 * w)] > 0) & \
         clear[int(0.3 * h):int(0.5 * h), int(0.08 * w):int(0.92 * w)]
-    if float(band.mean()) > PAGE_FILL:
-        return False
     end = agnostic._in_box(ink, even=False)
     end[int(HEAD_END * h):] = 0
     n, labels, stats, centres = cv2.connectedComponentsWithStats(end, connectivity=8)
     if n < 2:
-        return False
+        return None
     areas = stats[1:, cv2.CC_STAT_AREA]
     i = 1 + int(np.argmax(areas))
-    if areas[i - 1] < PAGE_ONE * areas[areas >= 12].sum() or \
-            areas[i - 1] < PAGE_BIG * HEAD_END * h * w:
-        return False
+    area = int(areas[i - 1])
     x, y, bw, bh = stats[i, :4]
     blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-    if _mirror_likeness(blob, float(centres[i][0]) - x) > PAGE_SYMMETRY:
-        return False
     top = blob[:int(0.08 * h)].any(axis=0)
     cols = np.flatnonzero(top)
-    parts = int(top[0]) + int(np.count_nonzero(top[1:] & ~top[:-1]))
-    return parts <= PAGE_TOP[0] and (cols[-1] - cols[0] + 1) <= PAGE_TOP[1] * w
+    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
+    return _HeadEnd(float(band.mean()), area / max(int(areas[areas >= 12].sum()), 1),
+                    area / (HEAD_END * h * w), _mirror_likeness(blob, float(centres[i][0]) - x),
+                    int(top[0]) + int(np.count_nonzero(top[1:] & ~top[:-1])),
+                    (cols[-1] - cols[0] + 1) / w, max(hues.values()))
 
 
 ON_TOP_LINE = 0.95  # a card whose frame line runs on through this much of the overlap lies on top
