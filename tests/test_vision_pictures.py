@@ -388,7 +388,8 @@ def test_a_figure_with_its_lower_half_under_another_card_is_read_from_its_head_e
     for code, rect in rendered[:-1]:
         head, feet = rect.copy(), rect.copy()
         head[100:], feet[:80] = other, other
-        cases = {"head end": (head, lower), "head end, turned": (head[::-1, ::-1], lower[::-1, ::-1]),
+        cases = {"head end": (head, lower),
+                 "head end, turned": (head[::-1, ::-1], lower[::-1, ::-1]),
                  "feet end": (feet, lower[::-1, ::-1])}
         for case, (img, over) in cases.items():
             got, _ = pictures.read_head_end(np.ascontiguousarray(img), np.ascontiguousarray(over))

@@ -247,8 +247,10 @@ def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarra
     ``ink``: the card's `agnostic._ink`, if already made."""
     h, w = rect_bgr.shape[:2]
     hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
-    horse = ((agnostic._ink(rect_bgr) if ink is None else ink) > 0) & clear & (hue >= HORSE_HUES[0]) & \
-        (hue <= HORSE_HUES[1]) & (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])
+    if ink is None:
+        ink = agnostic._ink(rect_bgr)
+    horse = (ink > 0) & clear & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
+        (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])
     y0, y1 = int(HORSE_ROWS[0] * h), int(HORSE_ROWS[1] * h)
     return max(float(horse[y0:y1, int(a * w):int(b * w)].mean()) for a, b in HORSE_SIDES)
 
