@@ -265,11 +265,12 @@ PAGE_SYMMETRY = 0.7  # ... not its own mirror image (0.42-0.69; a Naipes 8 of co
 PAGE_TOP = (2, 0.72)  # ... and at its top (8% of the card) at most two parts, a head and a
 # pinta held up, no wider than this (0.17-0.70; the crossed 3 of bastos: four club ends)
 REY_WIDE = True  # a rey is read from his head end too (`_HeadEnd.rey`):
-REY_ONE, REY_BIG = 0.85, 0.3  # one figure (Fournier's 0.87 and up, 0.31-0.41 of the end; Naipes'
-# ermine parts its reyes, 0.58-0.82: not read)
-REY_FILL = 0.6  # ... wide: ink over this much of rows 0.3-0.5 at least (0.64-0.80; sotas 0.55)
-REY_SYMMETRY = 0.85  # ... not its own mirror image (0.63-0.84; a Naipes 9 of oros's coins run
-REY_HUE_MOST = 0.6  # together 0.93, and 0.95 of one hue; a rey's 0.39 at most)
+REY_ONE, REY_BIG = 0.55, 0.18  # one figure, though an ermine collar may part it (Fournier's
+# 0.87 and up, 0.31-0.41 of the end; Naipes' 0.58-0.82 of the ink, 0.2-0.31 of the end)
+REY_FILL = 0.6  # ... wide: ink over this much of rows 0.3-0.5 at least (Fournier's 0.64-0.80,
+# Naipes' 0.55-0.64; sotas 0.56 at most)
+REY_SYMMETRY = 0.85  # ... not its own mirror image (0.45-0.84; a Naipes 9 of oros's coins run
+REY_HUE_MOST = 0.9  # together 0.93, and 0.95 of one hue; a rey's robe 0.88 at most)
 # (all measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
 # 10000 x 40 at the pipeline's outlines)
 
