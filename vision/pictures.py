@@ -153,22 +153,34 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     mask = agnostic._in_box(ink, even=False)  # the box its limits were measured in
+    largest = _largest_blob(mask)
+    if largest is None:
+        return None
+    blob, area, total, (x, y), cx = largest
+    bh, bw = blob.shape
+    if clear_of is not None and (clear_of[y:y + bh, x:x + bw] & blob).any():
+        return None
+    symmetry = _mirror_likeness(blob, cx)
+    elongation, solidity = agnostic.blob_shape(blob, area)
+    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
+    return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
+                      symmetry, hues)
+
+
+def _largest_blob(mask: np.ndarray
+                  ) -> Optional[Tuple[np.ndarray, int, int, Tuple[int, int], float]]:
+    """The largest 8-connected blob of a 0/1 mask: (its 0/1 bounding box, its area, the area of
+    all the mask's blobs of 12 px or more, the box's (x, y), its centroid's column in the box),
+    or None if the mask is empty."""
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
     i = 1 + int(np.argmax(areas))
-    area = int(areas[i - 1])
-    total = int(areas[areas >= 12].sum())
-    x, y, bw, bh = stats[i, :4]
+    x, y, bw, bh = (int(v) for v in stats[i, :4])
     blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-    if clear_of is not None and (clear_of[y:y + bh, x:x + bw] & blob).any():
-        return None
-    symmetry = _mirror_likeness(blob, float(centres[i][0]) - x)
-    elongation, solidity = agnostic.blob_shape(blob, area)
-    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
-    return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
-                      symmetry, hues)
+    return blob, int(areas[i - 1]), int(areas[areas >= 12].sum()), (x, y), \
+        float(centres[i][0]) - x
 
 
 def _mirror_likeness(blob: np.ndarray, cx: float) -> float:
@@ -346,19 +358,16 @@ def _head_end(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> Optio
         clear[int(0.3 * h):int(0.5 * h), int(0.08 * w):int(0.92 * w)]
     end = agnostic._in_box(ink, even=False)
     end[int(HEAD_END * h):] = 0
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(end, connectivity=8)
-    if n < 2:
+    largest = _largest_blob(end)
+    if largest is None:
         return None
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    i = 1 + int(np.argmax(areas))
-    area = int(areas[i - 1])
-    x, y, bw, bh = stats[i, :4]
-    blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+    blob, area, total, (x, y), cx = largest
     top = blob[:int(0.08 * h)].any(axis=0)
     cols = np.flatnonzero(top)
-    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
-    return _HeadEnd(float(band.mean()), area / max(int(areas[areas >= 12].sum()), 1),
-                    area / (HEAD_END * h * w), _mirror_likeness(blob, float(centres[i][0]) - x),
+    hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + blob.shape[0],
+                                                              x:x + blob.shape[1]]), blob, area)
+    return _HeadEnd(float(band.mean()), area / max(total, 1),
+                    area / (HEAD_END * h * w), _mirror_likeness(blob, cx),
                     int(top[0]) + int(np.count_nonzero(top[1:] & ~top[:-1])),
                     (cols[-1] - cols[0] + 1) / w, max(hues.values()))
 
