@@ -1032,9 +1032,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         far = _hue_distance(b, usual) >= ORNAMENT_HUES
         if far and (b.area < 0.3 * unit or b.elongation >= EDGE_STRIP):
             return True  # a flourish or the maker's name, or the side of the stock on top
-        cx, cy = b.x * w, b.y * h
-        if b.area <= 1.3 * unit and any(tx0 - 4 <= cx <= tx1 + 4 and ty0 - 4 <= cy <= ty1 + 4
-                                        for tx0, ty0, tx1, ty1 in twins):
+        if b.area <= 1.3 * unit and any(_centred_in(b, box, w, h) for box in twins):
             return True
         if TWINS_HOLD and b.area <= 2.6 * unit and _within(b, twins, w, h) >= TWINS_HOLD:
             return True  # the parts in view of two hidden twins, run together along the cover
@@ -1068,6 +1066,13 @@ TWINS_HOLD = 0.85  # a cut blob with this share of its pixels inside the hidden 
                    # (grown by 4 px) is their parts in view, however it runs together
 
 
+def _centred_in(b: Pinta, box: Tuple[int, int, int, int], w: int, h: int) -> bool:
+    """Whether blob ``b``'s centre lies in ``box`` (pixels, grown by 4: a twin's box, placed by
+    an outline a pixel or two off)."""
+    x0, y0, x1, y1 = box
+    return x0 - 4 <= b.x * w <= x1 + 4 and y0 - 4 <= b.y * h <= y1 + 4
+
+
 def _within(b: Pinta, boxes: List[Tuple[int, int, int, int]], w: int, h: int) -> float:
     """The share of blob ``b``'s pixels inside any of ``boxes`` (pixels, grown by 4)."""
     bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
@@ -1089,10 +1094,8 @@ def _cut_twin(b: Pinta, cut: List[Pinta], unit: float, suit: str,
     in ``b``'s turned box (pixels, 4 px slack), at least `CUT_TWIN_LEAST` of a pinta and at
     most 1.3, coloured like ``b`` and of no other suit's shape (the Fournier 5 of copas with
     its bottom cups cut by the corners of two cards); None if there is none."""
-    x0, y0, x1, y1 = box
     for c in cut:
-        if x0 - 4 <= c.x * w <= x1 + 4 and y0 - 4 <= c.y * h <= y1 + 4 and \
-                CUT_TWIN_LEAST * unit <= c.area <= 1.3 * unit and \
+        if _centred_in(c, box, w, h) and CUT_TWIN_LEAST * unit <= c.area <= 1.3 * unit and \
                 _hue_distance(c, b.colours) < CUT_TWIN_HUES and c.suit() in (None, suit):
             return c
     return None

@@ -492,9 +492,8 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
         return None, "no picture of a known shape"
     if rank == "12" and REY_HORSE is not None:
         clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
-        turned = cv2.rotate(rect_bgr, cv2.ROTATE_180), cv2.rotate(clear.astype(np.uint8),
-                                                                 cv2.ROTATE_180) > 0
-        if max(horse_share(rect_bgr, clear), horse_share(*turned)) >= REY_HORSE:
+        if max(horse_share(rect_bgr, clear, ink),
+               horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1])) >= REY_HORSE:
             return None, "a rey's silhouette with a horse's head beside it"
     suit, why = figure_suit(rect_bgr)
     if suit is None:
