@@ -19,7 +19,8 @@ The limits below were measured on the two printed reference decks rendered into 
 dead zone between every two classes. The built-in deck draws its figures as plain shapes that
 match none of them: the layout reader reads those. A hidden part changes every measure, so a card
 that overlaps another is read only if its picture stays clear of the overlap (`read_picture`),
-and one that may be covered somewhere unknown not at all.
+or from its head end alone when that end is in view (`read_head_end`: the trump under the
+stock), and one that may be covered somewhere unknown only as `read_unplaced` allows.
 """
 from __future__ import annotations
 
