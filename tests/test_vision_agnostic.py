@@ -286,6 +286,65 @@ def test_a_covered_card_reads_through_the_reader_from_its_twins():
     assert (ident.code, ident.view) == ("4C", "mirrored")
 
 
+@pytest.mark.parametrize("name,code,below", [("builtin", "3E", 0.62), ("builtin", "5E", 0.57),
+                                             ("fournier-1878", "2E", 0.57),
+                                             ("naipes-libres", "2E", 0.62)])
+def test_a_sword_cut_by_the_card_on_top_is_read_from_the_card_filled(name, code, below, monkeypatch):
+    """The trump's half under the stock: its swords are cut across, so no two whole pintas in
+    view size them and `read_mirrored` abstains. Filled from its own image turned, the card is
+    whole and counted; the reader falls back on that."""
+    from vision import agnostic
+    from vision.agnostic import layout_keep, read_filled, read_mirrored
+
+    deck = synth.builtin(40) if name == "builtin" else _deck(name)
+    rect, cover = _laid_over(_rects(deck, [code])[code], below)
+    assert read_mirrored(rect, cover)[0] is None
+    assert read_filled(rect, cover) == (code, "ok")
+    keep = layout_keep(rect.shape, cover, False)
+    assert Reader().identify(rect, keep=keep, overlap=cover).code == code
+    monkeypatch.setattr(agnostic, "FILLED", False)
+    assert Reader().identify(rect, keep=keep, overlap=cover).code is None
+
+
+def test_a_six_filled_with_its_middle_column_covered_may_be_a_seven():
+    """The 7's extra pinta lies on the middle column, which the card on top hides: a filled 6
+    (or 8) there abstains rather than drop a 7 (or 9) to it."""
+    from vision.agnostic import read_filled
+
+    rects = _rects(synth.builtin(40), ["6O", "6C"])
+    for code in ("6O", "6C"):
+        assert read_filled(*_laid_over(rects[code], 0.62)) == (None, "a 7 or a 9 may hide its extra pinta")
+
+
+def test_cups_run_together_in_a_filled_card_are_no_two(monkeypatch):
+    """A Naipes 7 of copas with its top under the card it lies on (benchmark scene 20100): its
+    five cups in view are drawn touching, one blob; filled, the blob and its turned image would
+    count as a 2. Cups drawn apart fill three quarters of their hull, this blob half: abstain."""
+    from vision import agnostic
+    from vision.agnostic import read_filled
+    from vision.detect import rectify
+
+    deck = _deck("naipes-libres")
+    fr = synth.render_scene(synth.random_scene(np.random.default_rng(20_100), deck), seed=100)
+    assert fr.truth[0].code == "7C"
+    got = []
+    quad = Reader.identify_quad
+
+    def kept(self, image, corners, *a, cover=None, **kw):  # each card's rect and cover, as read
+        if cover is not None:
+            got.append((rectify(image, corners), cover.copy()))
+        return quad(self, image, corners, *a, cover=cover, **kw)
+
+    monkeypatch.setattr(Reader, "identify_quad", kept)
+    seen = Recogniser(Reader()).recognise(fr.image)
+    c = fr.truth[0].corners.mean(axis=0)
+    assert not [s for s in seen if s.code and np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
+    why = {read_filled(rect, cover)[1] for rect, cover in got}
+    assert "cups run together" in why
+    monkeypatch.setattr(agnostic, "FILLED_CUP_SOLID", 0.0)
+    assert "2C" in {read_filled(rect, cover)[0] for rect, cover in got}
+
+
 def test_cloth_between_fingers_is_no_pinta():
     """A hand outlined as a card: the cloth between its fingers runs on to the outline."""
     from vision.agnostic import count_pintas

@@ -537,7 +537,7 @@ def _unit_area(areas: List[int]) -> Optional[float]:
         elif len(group) == len(best):
             small, large = sorted((float(median(group)), float(median(best))))
             k = large / small
-            prefer_small = round(k) >= 3 and abs(k - round(k)) <= MERGED_TOL
+            prefer_small = round(k) == 3 and abs(k - round(k)) <= MERGED_TOL
             if (float(median(group)) == small) == prefer_small:  # the size the rule prefers
                 best = group
     # `statistics.median`: np.median's value for a list of ints, at a twentieth of its cost
@@ -932,6 +932,7 @@ CUT_WHOLE = 0.15  # a blob touching the grown cover within this of one pinta's s
                   # pintas' shape, is one in view (a card it lies on counts as cover too): the
                   # Fournier 6 of oros whose bottom coin touched the ace it lay on
 MIRROR_CONFIDENCE = 0.93
+MIRROR_ORNAMENTS = True  # a whole blob under `SMALL_BLOB` pintas, far from their colours, is none
 MIRRORED = True
 
 
@@ -989,6 +990,12 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if both > BOTH_SIDES_MOST * unit:
         return None, "covered on both sides of the centre"
     singles = [b for b in whole if b.area >= 0.3 * unit]
+    if MIRROR_ORNAMENTS:  # a flourish or the maker's name between the pintas, in other colours
+        sized = [b for b in singles if 0.75 <= b.area / unit <= 1.3]
+        if sized:
+            usual = {hue: float(np.mean([b.colours[hue] for b in sized])) for hue in HUES}
+            singles = [b for b in singles if b.area >= SMALL_BLOB * unit
+                       or _hue_distance(b, usual) < ORNAMENT_HUES]
     if any(not 0.75 <= b.area / unit <= 1.3 for b in singles):
         return None, "a blob in view that is no pinta"
     shapes = [b.suit() for b in singles]
@@ -1057,6 +1064,90 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     if n in (6, 8) and hidden[:, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+FILLED = True  # a card read by `read_mirrored` in no other way is read filled (`read_filled`)
+FILLED_ROW = 0.0  # a pinta the fill crosses is centred this near the middle row (0: anywhere)
+FILLED_OWN_SHAPE = 0.6  # of the filled card's pintas, this share have its suit's own shape
+FILLED_ONE_PIECE = True  # a pinta across the fill is one piece in view
+FILLED_CUP_SOLID = 0.68  # a filled cup fills its hull this much: a goblet fills 0.75-0.77 of it on
+                         # the three decks, cups drawn touching less (five Naipes cups run
+                         # together, 0.56, counted as one of a 2)
+FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
+                    # for counting pintas cut; a pixel both pads hide is kept if it is in view)
+
+
+def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str], str]:
+    """(code, why): a number card partly under another, read whole once every hidden pixel is
+    filled from its image turned about the card's centre, where that is in view. A Spanish
+    layout is its own image turned, so the filled card is the card; its pintas are counted as a
+    card's that may be covered (`count_pintas`, complete pattern). This reads what
+    `read_mirrored` cannot: long pintas (swords, clubs) cut by the card on top, whose parts in
+    view are no whole pintas (a trump's half, with its three swords across the stock's edge),
+    and a pinta on the centre seen in part. The layouts that are not their own turned image
+    fail the pattern or are left out as `read_mirrored` leaves them: a 6 or an 8 with its middle
+    column covered may be a 7 or a 9. Pixels hidden at both ends are paper; they must be
+    smaller than half a pinta, or a pair of pintas could lie there unseen."""
+    h, w = rect_bgr.shape[:2]
+    raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+           > 0.01).astype(np.uint8)
+    if not raw.any():
+        return None, "nothing covered"
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
+    cov = cv2.dilate(raw, grow).astype(bool)
+    cov_t = cov[::-1, ::-1]
+    seen = ~cv2.dilate(raw, np.ones((2 * FILLED_SEEN_PX + 1,) * 2, np.uint8)).astype(bool)
+    seen_t = seen[::-1, ::-1]
+    turned = rect_bgr[::-1, ::-1]
+    out = rect_bgr.copy()
+    take = cov & ~cov_t  # hidden, its image in view
+    both = cov & cov_t
+    take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
+    lost = both & ~seen & ~seen_t
+    out[take] = turned[take]
+    ink = _ink(rect_bgr).astype(bool)
+    if lost.any():
+        paper = ~cov & ~ink
+        if not paper.any():
+            return None, "no paper in view"
+        out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
+    code, why = count_pintas(out, whole_layout=True)
+    if code is None:
+        return None, why
+    n = int(code[:-1])
+    x0, y0, x1, y1 = _inked_box(w, h)
+    mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
+    if n in (6, 8) and cov[y0:y1, mx0:mx1].any():
+        return None, "a 7 or a 9 may hide its extra pinta"
+    blobs = pintas(out)
+    unit = _unit_area([b.area for b in blobs])
+    if unit is None:
+        return None, NO_UNIT
+    if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit:
+        return None, "covered on both sides of the centre"
+    suit = code[-1]
+    if FILLED_OWN_SHAPE:
+        own = [b.suit() for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL]
+        if own and own.count(suit) < FILLED_OWN_SHAPE * len(own):
+            return None, "filled pintas of no suit's shape"
+    if suit == "C" and any(b.solidity < FILLED_CUP_SOLID for b in blobs
+                           if abs(b.area / unit - 1) <= UNIT_TOL):
+        return None, "cups run together"
+    for b in blobs:  # a blob the fill joins to what is in view must be one pinta, made whole
+        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        ph, pw = b.pixels.shape
+        mine = b.pixels.astype(bool)
+        part = take[by:by + ph, bx:bx + pw] & mine
+        if part.any() and part.sum() < mine.sum():
+            if abs(b.area / unit - 1) > UNIT_TOL:
+                return None, "a blob across the fill that is no pinta"
+            if FILLED_ROW and abs(b.y - 0.5) > FILLED_ROW:
+                return None, "a pinta across the fill off the middle row"
+            if FILLED_ONE_PIECE:
+                pieces = cv2.connectedComponents((mine & ~part).astype(np.uint8), connectivity=8)[0] - 1
+                if pieces > 1:
+                    return None, "pintas in view joined by the fill"
+    return code, "ok"
 
 
 ODD_OFF_MIDDLE = 0.1  # a 7's or 9's extra pinta lies on the middle column this far off the middle row
@@ -1304,6 +1395,8 @@ class Reader:
         code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
         if code is None and MIRRORED and overlap is not None and keep is not None:
             code, _ = read_mirrored(rect_bgr, overlap, ink)
+            if code is None and FILLED:
+                code, _ = read_filled(rect_bgr, overlap)
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
