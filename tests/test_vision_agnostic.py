@@ -316,33 +316,62 @@ def test_a_six_filled_with_its_middle_column_covered_may_be_a_seven():
         assert read_filled(*_laid_over(rects[code], 0.62)) == (None, "a 7 or a 9 may hide its extra pinta")
 
 
+def _covered_reads(deck, k, render_seed, i, monkeypatch):
+    """Benchmark-like scene ``k`` (rendered with ``render_seed``): the rects and cover maps the
+    reader was given for card ``i``, and whether the recogniser named it."""
+    from vision.detect import rectify
+
+    fr = synth.render_scene(synth.random_scene(np.random.default_rng(k), deck), seed=render_seed)
+    got = []
+    quad = Reader.identify_quad
+
+    def kept(self, image, corners, *a, cover=None, **kw):  # each card's rect and cover, as read
+        if cover is not None:
+            got.append((rectify(image, corners), cover.copy(), corners.mean(axis=0)))
+        return quad(self, image, corners, *a, cover=cover, **kw)
+
+    monkeypatch.setattr(Reader, "identify_quad", kept)
+    seen = Recogniser(Reader()).recognise(fr.image)
+    monkeypatch.undo()
+    c = fr.truth[i].corners.mean(axis=0)
+    named = [s.code for s in seen if s.code and np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
+    return fr.truth[i].code, [(r, cov) for r, cov, m in got if np.hypot(*(m - c)) < 12], named
+
+
 def test_cups_run_together_in_a_filled_card_are_no_two(monkeypatch):
     """A Naipes 7 of copas with its top under the card it lies on (benchmark scene 20100): its
     five cups in view are drawn touching, one blob; filled, the blob and its turned image would
     count as a 2. Cups drawn apart fill three quarters of their hull, this blob half: abstain."""
     from vision import agnostic
     from vision.agnostic import read_filled
-    from vision.detect import rectify
 
-    deck = _deck("naipes-libres")
-    fr = synth.render_scene(synth.random_scene(np.random.default_rng(20_100), deck), seed=100)
-    assert fr.truth[0].code == "7C"
-    got = []
-    quad = Reader.identify_quad
-
-    def kept(self, image, corners, *a, cover=None, **kw):  # each card's rect and cover, as read
-        if cover is not None:
-            got.append((rectify(image, corners), cover.copy()))
-        return quad(self, image, corners, *a, cover=cover, **kw)
-
-    monkeypatch.setattr(Reader, "identify_quad", kept)
-    seen = Recogniser(Reader()).recognise(fr.image)
-    c = fr.truth[0].corners.mean(axis=0)
-    assert not [s for s in seen if s.code and np.hypot(*(s.corners.mean(axis=0) - c)) < 12]
-    why = {read_filled(rect, cover)[1] for rect, cover in got}
-    assert "cups run together" in why
+    code, got, named = _covered_reads(_deck("naipes-libres"), 20_100, 100, 0, monkeypatch)
+    assert code == "7C" and named == [] and got
+    assert {read_filled(rect, cover)[1] for rect, cover in got} == {"cups run together"}
     monkeypatch.setattr(agnostic, "FILLED_CUP_SOLID", 0.0)
-    assert "2C" in {read_filled(rect, cover)[0] for rect, cover in got}
+    assert {read_filled(rect, cover)[0] for rect, cover in got} == {"2C"}
+
+
+@pytest.mark.parametrize("name,k,i,code,was,why", [
+    ("naipes-libres", 50_006, 8, "1B", "2B", "a pinta cut where the fill leaves paper"),
+    ("fournier-1878", 50_169, 8, "5E", "4E", "a pinta cut where the fill leaves paper")])
+def test_a_pinta_in_view_the_fill_cuts_or_breaks_abstains(name, k, i, code, was, why, monkeypatch):
+    """Benchmark-like scenes: a Naipes ace of bastos whose club the card on top cuts near the
+    centre, its turned image's place covered too (filled with paper, the club and its image
+    are two clubs); a Fournier 5 of espadas whose centre sword the fill breaks (filled, four
+    swords). Each pinta cut must go on into a counted pinta; failing that test, the count must
+    still hold the ink in view."""
+    from vision import agnostic
+    from vision.agnostic import read_filled
+
+    truth, got, named = _covered_reads(_deck(name), k, k - 50_000, i, monkeypatch)
+    assert truth == code and got and was not in named
+    assert why in {read_filled(rect, cover)[1] for rect, cover in got}
+    monkeypatch.setattr(agnostic, "FILLED_CUT_GOES_ON", False)
+    if code == "5E":  # the sword's part in view is then left out of the count
+        assert "a pinta in view the fill breaks" in {read_filled(r, cov)[1] for r, cov in got}
+    monkeypatch.setattr(agnostic, "FILLED_KEEPS_INK", 0.0)
+    assert was in {read_filled(rect, cover)[0] for rect, cover in got}
 
 
 def test_cloth_between_fingers_is_no_pinta():

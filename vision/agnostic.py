@@ -1073,8 +1073,18 @@ FILLED_ONE_PIECE = True  # a pinta across the fill is one piece in view
 FILLED_CUP_SOLID = 0.68  # a filled cup fills its hull this much: a goblet fills 0.75-0.77 of it on
                          # the three decks, cups drawn touching less (five Naipes cups run
                          # together, 0.56, counted as one of a 2)
+FILLED_KEEPS_INK = 0.3  # pintas of ink in view, in blobs of a pinta or more, the count may leave out
+FILLED_CUT_GOES_ON = True  # a pinta in view cut by the cover goes on into a counted pinta filled
+                           # (an ace's club cut near the centre, its twin's place under paper)
 FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
                     # for counting pintas cut; a pixel both pads hide is kept if it is in view)
+
+
+def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
+    """Sets blob ``b``'s pixels in the card-sized ``mask``."""
+    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+    ph, pw = b.pixels.shape
+    mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
 
 def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str], str]:
@@ -1133,6 +1143,23 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
     if suit == "C" and any(b.solidity < FILLED_CUP_SOLID for b in blobs
                            if abs(b.area / unit - 1) <= UNIT_TOL):
         return None, "cups run together"
+    if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
+        counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
+        for b in blobs:
+            if abs(b.area / unit - 1) <= UNIT_TOL:
+                _paint(counted, b, w, h)
+        for b in pintas(rect_bgr, ink=ink.astype(np.uint8)):
+            if b.area >= SMALL_BLOB * unit:
+                mine = np.zeros((h, w), bool)
+                _paint(mine, b, w, h)
+                if int((mine & ~take & ~counted).sum()) > FILLED_KEEPS_INK * unit:
+                    return None, "a pinta in view the fill breaks"
+                seen_part = (mine & ~cov).astype(np.uint8)
+                if FILLED_CUT_GOES_ON and seen_part.sum() >= SMALL_BLOB * unit and \
+                        (cv2.dilate(seen_part, np.ones((3, 3), np.uint8)).astype(bool) & cov).any() and \
+                        not (cv2.dilate(seen_part, np.ones((5, 5), np.uint8)).astype(bool)
+                             & take & counted).any():
+                    return None, "a pinta cut where the fill leaves paper"
     for b in blobs:  # a blob the fill joins to what is in view must be one pinta, made whole
         bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
         ph, pw = b.pixels.shape
