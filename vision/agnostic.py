@@ -1097,7 +1097,9 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
     and a pinta on the centre seen in part. The layouts that are not their own turned image
     fail the pattern or are left out as `read_mirrored` leaves them: a 6 or an 8 with its middle
     column covered may be a 7 or a 9. Pixels hidden at both ends are paper; they must be
-    smaller than half a pinta, or a pair of pintas could lie there unseen."""
+    smaller than half a pinta, or a pair of pintas could lie there unseen. The fill must make
+    whole pintas of what is in view: a pinta cut by the cover goes on into one, and none is
+    broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape."""
     h, w = rect_bgr.shape[:2]
     raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
            > 0.01).astype(np.uint8)
