@@ -936,6 +936,15 @@ MIRROR_ORNAMENTS = True  # a whole blob under `SMALL_BLOB` pintas, far from thei
 MIRRORED = True
 
 
+def _covered(overlap: np.ndarray, w: int, h: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(raw, grown) 0/1 maps at the card's size ``w`` x ``h`` of where ``overlap`` says another
+    card lies: as given, and grown by `MIRROR_PAD_PX` to take in its edge."""
+    raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+           > 0.01).astype(np.uint8)
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
+    return raw, cv2.dilate(raw, grow)
+
+
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
                   ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, its hidden pintas counted from their
@@ -949,10 +958,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     both sides of the card's middle (a 3 drawn left, right, left with its right side covered
     would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size."""
     h, w = rect_bgr.shape[:2]
-    raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-           > 0.01).astype(np.uint8)
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
-    cov = cv2.dilate(raw, grow)  # what the card on top hides, and its edge
+    raw, cov = _covered(overlap, w, h)
     x0, y0, x1, y1 = _inked_box(w, h)
     inner = np.zeros((h, w), np.uint8)
     inner[y0:y1, x0:x1] = 1
@@ -1067,7 +1073,6 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
 
 
 FILLED = True  # a card read by `read_mirrored` in no other way is read filled (`read_filled`)
-FILLED_ROW = 0.0  # a pinta the fill crosses is centred this near the middle row (0: anywhere)
 FILLED_OWN_SHAPE = 0.6  # of the filled card's pintas, this share have its suit's own shape
 FILLED_ONE_PIECE = True  # a pinta across the fill is one piece in view
 FILLED_CUP_SOLID = 0.68  # a filled cup fills its hull this much: a goblet fills 0.75-0.77 of it on
@@ -1087,7 +1092,8 @@ def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
 
-def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str], str]:
+def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
+                ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, read whole once every hidden pixel is
     filled from its image turned about the card's centre, where that is in view. A Spanish
     layout is its own image turned, so the filled card is the card; its pintas are counted as a
@@ -1099,14 +1105,13 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
     column covered may be a 7 or a 9. Pixels hidden at both ends are paper; they must be
     smaller than half a pinta, or a pair of pintas could lie there unseen. The fill must make
     whole pintas of what is in view: a pinta cut by the cover goes on into one, and none is
-    broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape."""
+    broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape.
+    ``ink``: `_ink` of the card, if already made."""
     h, w = rect_bgr.shape[:2]
-    raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-           > 0.01).astype(np.uint8)
+    raw, cov = _covered(overlap, w, h)
     if not raw.any():
         return None, "nothing covered"
-    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
-    cov = cv2.dilate(raw, grow).astype(bool)
+    cov = cov.astype(bool)
     cov_t = cov[::-1, ::-1]
     seen = ~cv2.dilate(raw, np.ones((2 * FILLED_SEEN_PX + 1,) * 2, np.uint8)).astype(bool)
     seen_t = seen[::-1, ::-1]
@@ -1117,13 +1122,16 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
     take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
     lost = both & ~seen & ~seen_t
     out[take] = turned[take]
-    ink = _ink(rect_bgr).astype(bool)
+    if ink is None:
+        ink = _ink(rect_bgr)
     if lost.any():
-        paper = ~cov & ~ink
+        paper = ~cov & ~ink.astype(bool)
         if not paper.any():
             return None, "no paper in view"
         out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
-    code, why = count_pintas(out, whole_layout=True)
+    out_ink = _ink(out)
+    blobs = pintas(out, ink=out_ink)
+    code, why = count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)
     if code is None:
         return None, why
     n = int(code[:-1])
@@ -1131,26 +1139,23 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8) and cov[y0:y1, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
-    blobs = pintas(out)
     unit = _unit_area([b.area for b in blobs])
     if unit is None:
         return None, NO_UNIT
     if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit:
         return None, "covered on both sides of the centre"
     suit = code[-1]
-    if FILLED_OWN_SHAPE:
-        own = [b.suit() for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL]
-        if own and own.count(suit) < FILLED_OWN_SHAPE * len(own):
-            return None, "filled pintas of no suit's shape"
-    if suit == "C" and any(b.solidity < FILLED_CUP_SOLID for b in blobs
-                           if abs(b.area / unit - 1) <= UNIT_TOL):
+    sized = [b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL]  # the filled card's pintas
+    own = [b.suit() for b in sized]
+    if FILLED_OWN_SHAPE and own and own.count(suit) < FILLED_OWN_SHAPE * len(own):
+        return None, "filled pintas of no suit's shape"
+    if suit == "C" and any(b.solidity < FILLED_CUP_SOLID for b in sized):
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in blobs:
-            if abs(b.area / unit - 1) <= UNIT_TOL:
-                _paint(counted, b, w, h)
-        for b in pintas(rect_bgr, ink=ink.astype(np.uint8)):
+        for b in sized:
+            _paint(counted, b, w, h)
+        for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
                 mine = np.zeros((h, w), bool)
                 _paint(mine, b, w, h)
@@ -1170,8 +1175,6 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str
         if part.any() and part.sum() < mine.sum():
             if abs(b.area / unit - 1) > UNIT_TOL:
                 return None, "a blob across the fill that is no pinta"
-            if FILLED_ROW and abs(b.y - 0.5) > FILLED_ROW:
-                return None, "a pinta across the fill off the middle row"
             if FILLED_ONE_PIECE:
                 pieces = cv2.connectedComponents((mine & ~part).astype(np.uint8), connectivity=8)[0] - 1
                 if pieces > 1:
@@ -1425,7 +1428,7 @@ class Reader:
         if code is None and MIRRORED and overlap is not None and keep is not None:
             code, _ = read_mirrored(rect_bgr, overlap, ink)
             if code is None and FILLED:
-                code, _ = read_filled(rect_bgr, overlap)
+                code, _ = read_filled(rect_bgr, overlap, ink)
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
