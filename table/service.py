@@ -33,6 +33,7 @@ class TableService:
         self._pin_factory = pin_factory
         self.latest_image = None
         self.health: Dict[str, Dict[str, Any]] = {}
+        self.frames_skipped = 0  # frames the vision pipeline raised on (`_frame_unread`)
         self.threads = []
         self.lights = self.display = self.firmware_sim = self.speaker = self.web = None
         self.sim = None
@@ -207,7 +208,13 @@ class TableService:
                             observer = self.observer = self._observer(frame)
                             if observer is None:
                                 continue  # no calibration yet: nothing can be placed on the table
-                        obs = observer.observe(frame, ts, i, keep_image=True)
+                        try:
+                            obs = observer.observe(frame, ts, i, keep_image=True)
+                        except Exception as e:  # a bug in reading one frame is no dead camera:
+                            self._frame_unread(i, e)  # skip it, the tracker waits for the next
+                            continue
+                        if self.health.get("vision", {}).get("ok") is False:
+                            self._device("vision", True, f"frame {i} read")
                     with self.lock:
                         self.tracker.observe(obs)
                         if self.ledger.match is not None and self.ledger.match.ended:
@@ -222,6 +229,16 @@ class TableService:
                 log.warning("camera: %s; retrying in 2 s", e)
                 self._device("camera", False, str(e))
                 self.stopped.wait(2.0)
+
+    def _frame_unread(self, i: int, e: Exception) -> None:
+        """A frame the vision pipeline raised on: logged with its traceback the first time in a
+        run of such frames (then counted), shown as the "vision" device, and skipped. Reopening
+        the camera for it, as for a camera that stopped, would restart a video file."""
+        if self.health.get("vision", {}).get("ok") is not False:
+            log.exception("vision: frame %d could not be read; skipped", i)
+        self.frames_skipped += 1
+        self._device("vision", False, f"{self.frames_skipped} frame(s) skipped so far, the last "
+                                      f"{i}: {type(e).__name__}: {e}")
 
     def _save_frame(self, image, kind: str) -> Optional[str]:
         import cv2

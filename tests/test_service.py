@@ -130,6 +130,41 @@ def test_camera_failing_and_recovering(tmp_path):
         svc.stop()
 
 
+def test_a_frame_the_reader_raises_on_is_skipped_not_the_camera(tmp_path):
+    """A bug in reading one frame skips that frame: the hand goes on from the same source (a
+    video file is not reopened from its start), and the "vision" device says what happened."""
+    from table.simtable import SimulatedTable
+
+    opened = {"n": 0}
+
+    class Frame:  # an image as far as the service is concerned: the observer unwraps it
+        def __init__(self, obs):
+            self.obs = obs
+
+    class Reader:
+        def observe(self, frame, ts, i, keep_image=False):
+            if i in (40, 41):
+                raise ValueError("a one-pixel silhouette")
+            return frame.obs
+
+    def source(svc):
+        opened["n"] += 1
+        svc.sim = SimulatedTable(svc.snapshot, seed=3, mode="truth", realtime=False, max_hands=1)
+        return ((ts, Frame(obs)) for ts, obs in svc.sim.frames()), Reader()
+
+    svc = make_service(tmp_path, source_factory=source).start()
+    try:
+        assert wait_until(lambda: svc.ledger.hand is not None and svc.ledger.hand.complete, 90)
+        vision = [e.data for e in svc.store.events() if e.type == "device" and e.data["name"] == "vision"]
+        assert [v["ok"] for v in vision] == [False, True]
+        assert "one-pixel" in vision[0]["detail"] and svc.frames_skipped == 2
+        assert opened["n"] == 1 and svc.ledger.hand.error is None
+        assert not any(e.type == "device" and e.data["name"] == "camera" and not e.data["ok"]
+                       for e in svc.store.events())
+    finally:
+        svc.stop()
+
+
 def test_firmware_pty_closing_and_reopening(tmp_path):
     svc = make_service(tmp_path, display={"port": "sim"}, sim={"hands": 0, "realtime": True}).start()
     try:

@@ -288,9 +288,12 @@ _HUE_CLASS = np.uint8([1 if h < 10 or h >= 165 else 2 if h < 20 else 3 if h < 35
 
 def _hue_classes(rect_bgr: np.ndarray) -> np.ndarray:
     """Per pixel: 0 dull (saturation <= 70 of 255), else its hue class (`_HUE_CLASS`). By
-    OpenCV's table lookup and masks: numpy's indexing took twice as long."""
+    OpenCV's table lookup and masks: numpy's indexing took twice as long. The threshold, not
+    `cv2.compare` with a number: OpenCV takes a 1 x 1 image compared with a number for two
+    arrays of different sizes and raises (a one-pixel silhouette stopped a whole game)."""
     hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
-    return cv2.bitwise_and(cv2.LUT(hue, _HUE_CLASS), cv2.compare(sat, 70, cv2.CMP_GT))
+    _, vivid = cv2.threshold(sat, 70, 255, cv2.THRESH_BINARY)
+    return cv2.bitwise_and(cv2.LUT(hue, _HUE_CLASS), vivid)
 
 
 def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = None) -> List[Pinta]:
