@@ -280,6 +280,21 @@ def test_a_card_that_may_be_covered_is_read_only_with_its_margin_all_paper(name)
             assert pictures.read_unplaced(edge)[0] == code
 
 
+@pytest.mark.parametrize("name", PRINTED)
+def test_a_figure_whose_margin_only_is_crossed_is_read_clear_of_it(name, monkeypatch):
+    """Fingertips over a figure's margin, clear of the figure, hide nothing of it: the figure
+    reads the same with them painted out, and is kept. A thumb over the figure itself (the test
+    above) is not: the figure may go on under it."""
+    (code, rect), = _rendered(_deck(name), ["11B"], seed=5)
+    tips = rect.copy()
+    for y in (70, 88, 106):  # three fingertips over the left edge, into the margin only
+        cv2.ellipse(tips, (0, y), (6, 8), 0, 0, 360, (110, 140, 195), -1)
+    assert pictures.margin_paper(tips) < pictures.MARGIN_PAPER
+    assert pictures.read_unplaced(tips) == (code, "ok (clear of what crosses its margin)")
+    monkeypatch.setattr(pictures, "UNPLACED_CLEAR", False)
+    assert pictures.read_unplaced(tips)[0] is None
+
+
 def test_a_coin_held_against_the_horses_head_is_parted_by_a_wider_opening():
     """Fournier's caballo of oros holds its coin against the horse's head through a neck wider
     than the first opening parts: a wider one parts it, and the ring about it is still little

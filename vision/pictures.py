@@ -447,12 +447,37 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None
         return code, why
     margin = margin_paper(rect_bgr)
     if margin < MARGIN_PAPER:
-        return None, "a margin not all paper: the card may be covered"
+        if not UNPLACED_CLEAR or code is None or code[:-1] not in FIGURES:
+            return None, "a margin not all paper: the card may be covered"
+        return _read_clear_of_outline(rect_bgr, ink, code)
     if code == "1O" and margin >= MEDALLION_MARGIN:
         return code, why
     if code is not None and not _kept_whole(code, margin):
         return None, f"{code} read on a card that may be covered"
     return code, why
+
+
+UNPLACED_CLEAR = True  # a figure read whole on a card that may be covered, whose margin is not all
+# paper, is kept if it reads the same over the part clear of whatever crosses the outline
+# (`_read_clear_of_outline`; thirtieth session: fingertips over the margin, a neighbour's edge)
+
+
+def _read_clear_of_outline(rect_bgr: np.ndarray, ink: Optional[np.ndarray], whole: str
+                           ) -> Tuple[Optional[str], str]:
+    """``whole``, a figure read whole on a card whose margin is crossed, if the card reads the
+    same with the ink joined to its outline (fingertips, the cloth or a card beyond it) taken as
+    an overlap: painted paper, and the silhouette clear of it. A figure that runs into what
+    crosses the margin may go on under it, and is not read (a rider's horse under a hand leaves
+    a sota)."""
+    if ink is None:
+        ink = agnostic._ink(rect_bgr)
+    beyond = agnostic._reaching_outline(ink)
+    if not beyond.any():
+        return None, "a margin not all paper: the card may be covered"
+    code, why = _read_clear(rect_bgr, None, beyond)
+    if code != whole:
+        return None, f"a margin not all paper, and clear of it {why if code is None else code}"
+    return code, "ok (clear of what crosses its margin)"
 
 
 def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
