@@ -651,3 +651,24 @@ def test_a_face_only_fairly_even_with_pintas_in_a_complete_pattern_is_no_back(na
     assert Reader().identify(rect).code == "7E"
     back = Reader().identify(face_to_rect(deck.back))
     assert back.code is None and not back.face_up
+
+
+def test_a_long_ace_that_may_be_covered_is_read_across_the_centre_clear_of_other_cards():
+    """A Naipes ace of espadas whose outline is poorly supported, nothing known over it: its one
+    long sword crosses the card's centre, so it is the ace. Not where another card overlaps the
+    sword (one may lie on it), and not a 2 of espadas showing one sword of the card's length,
+    off the centre, the other hidden: `read_ace` alone takes that for the ace."""
+    from vision import agnostic, detect
+
+    deck = _deck("naipes-libres")
+    fr = _scene(deck, ["1E", "2E"], seed=4)
+    ace, two = (detect.rectify(fr.image, t.corners) for t in fr.truth)
+    assert agnostic.read_unplaced_ace(ace) == ("1E", "ok")
+    over = np.zeros((72, 48), np.uint8)
+    over[30:42, 18:30] = 1  # another card's corner over the card's middle
+    assert agnostic.read_unplaced_ace(ace, beside=over)[0] is None
+    one_sword = two.copy()
+    one_sword[:, 60:] = np.median(two[5:15, 50:70].reshape(-1, 3), axis=0)  # the other under paper
+    blobs = agnostic.pintas(one_sword)
+    assert agnostic.read_ace(blobs, 120 * 180)[0] == "1E"
+    assert agnostic.read_unplaced_ace(one_sword) == (None, "one long pinta off the centre")

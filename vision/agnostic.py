@@ -784,6 +784,33 @@ def read_ace(blobs: List[Pinta], card_area: float) -> Tuple[Optional[str], str]:
     return None, "a long pinta of no suit"
 
 
+ACE_UNPLACED = True  # a card that may be covered somewhere unknown, no card or hand known over it,
+# is read as a long ace (`read_unplaced_ace`) when its one long pinta lies across its centre, clear
+# of any card beside it (thirtieth session)
+
+
+def read_unplaced_ace(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
+                      beside: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+    """`read_ace` of a card whose outline is poorly supported but that nothing known lies over:
+    the one long pinta must cross the card's centre, as an ace's does (a 2 or 3 of long pintas,
+    Naipes' swords the card's length, shows one off the centre, the others hidden), and keep
+    clear of where other cards overlap it (``beside``, any size: one may lie on it after all)."""
+    blobs = pintas(rect_bgr, ink=ink)
+    code, why = read_ace(blobs, rect_bgr.shape[0] * rect_bgr.shape[1])
+    if code is None:
+        return None, why
+    big = max(blobs, key=lambda b: b.area)
+    x0, y0, x1, y1 = big.box
+    if not (x0 < 0.5 < x1 and y0 < 0.5 < y1):
+        return None, "one long pinta off the centre"
+    if beside is not None:
+        h, w = rect_bgr.shape[:2]
+        near = cv2.resize(beside.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+        if near[int(y0 * h):int(np.ceil(y1 * h)), int(x0 * w):int(np.ceil(x1 * w))].any():
+            return None, "one long pinta reaching where another card overlaps"
+    return code, why
+
+
 LAYOUT_TOL = 0.09  # a pinta's mirror image lies within this (of the card's width; 1.5x of its
                    # height) of another pinta of about its size
 
@@ -1407,7 +1434,8 @@ class Reader:
 
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
                       occluded: bool = False, cover: np.ndarray = None, alternatives=(),
-                      under_hand: bool = False, **_) -> Identity:
+                      under_hand: bool = False, beside: Optional[np.ndarray] = None,
+                      **_) -> Identity:
         """The card at `corners` of `image`; parts under other cards (`cover`, 1 where covered;
         a hand's part too, and then ``under_hand``) are left out of the comparison, and a partly
         covered card must win more clearly."""
@@ -1415,12 +1443,15 @@ class Reader:
 
         rect = rectify(image, corners)
         return self.identify(rect, threshold, layout_keep(rect.shape, cover, occluded), cover,
-                             under_hand)
+                             under_hand, beside)
 
     def identify(self, rect_bgr: np.ndarray, threshold: float = 0.5, keep=None,
-                 overlap: Optional[np.ndarray] = None, under_hand: bool = False) -> Identity:
-        """``keep``: see `layout_keep`; ``overlap``: where other cards overlap this one (1, any
-        size), whichever lies on top, or a hand (``under_hand``: one does)."""
+                 overlap: Optional[np.ndarray] = None, under_hand: bool = False,
+                 beside: Optional[np.ndarray] = None) -> Identity:
+        """``keep``: see `layout_keep`; ``overlap``: where other cards lie over this one (1, any
+        size), or a hand (``under_hand``: one does); ``beside``: where other cards overlap it,
+        whichever lies on top (a card judged below it may lie on it after all, and look like its
+        paper)."""
         back = back_kind(rect_bgr, keep)
         if back == "even":
             return Identity(None, False, 0.7, candidate="back")
@@ -1442,7 +1473,9 @@ class Reader:
             code, _ = pictures.read_picture(rect_bgr, ink, None if keep is None else overlap,
                                             under_hand)
         else:  # may be covered somewhere unknown: read if nothing crosses its margin
-            code, _ = pictures.read_unplaced(rect_bgr, ink)
+            code, _ = pictures.read_unplaced(rect_bgr, ink, beside)
+            if code is None and ACE_UNPLACED:
+                code, _ = read_unplaced_ace(rect_bgr, ink, beside)
         if code is not None:
             return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
                             score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no

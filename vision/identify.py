@@ -720,7 +720,8 @@ class Templates:
     def identify_quad(self, image: np.ndarray, corners: np.ndarray, threshold: float = 0.5,
                       refine_below: Optional[float] = None, occluded: bool = False,
                       cover: Optional[np.ndarray] = None, alternatives=(),
-                      variants: bool = True, under_hand: bool = False) -> Identity:
+                      variants: bool = True, under_hand: bool = False,
+                      beside: Optional[np.ndarray] = None) -> Identity:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely. (``cover``

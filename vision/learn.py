@@ -139,7 +139,8 @@ class Learner:
                       **kw) -> Identity:
         ident = self.reader.identify_quad(image, corners, threshold, occluded=occluded, cover=cover,
                                           alternatives=alternatives,
-                                          under_hand=kw.get("under_hand", False))
+                                          under_hand=kw.get("under_hand", False),
+                                          beside=kw.get("beside"))
         if ident.code is not None:
             if not occluded and cover is None and ident.confidence >= LEARN_CONFIDENCE and \
                     ident.view in ("whole", "picture") and self.wants(ident.code):

@@ -433,15 +433,17 @@ def _kept_whole(code: str, margin: float) -> bool:
     return code[:-1] in FIGURES or (code in COVERED_EMBLEMS and margin >= ON_TOP_MARGIN)
 
 
-def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None
-                  ) -> Tuple[Optional[str], str]:
+def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
+                  beside: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """`read_picture` of a card that may be covered somewhere unknown (its outline poorly
     supported: most such cards are whole): read whole, and kept if one of `COVERED_EMBLEMS`
     (whatever its margin: a Fournier ace lying on another card, or with its outline a little
     off, has other cards' edges or the table in its margin), or else if its margin is paper all
     round (a hand or a card over it, or the table beyond a misplaced outline, crosses the
     margin) and it is a figure or, its margin clearer still, an emblem (`_kept_whole`), the ace
-    of oros only with the clearest margin of all (`MEDALLION_MARGIN`)."""
+    of oros only with the clearest margin of all (`MEDALLION_MARGIN`). A figure whose margin is
+    crossed may still be read clear of what crosses it and of ``beside``, where other cards
+    overlap it (`UNPLACED_CLEAR`: a card lying on it may look like its paper)."""
     code, why = _read_clear(rect_bgr, ink, None)
     if code in COVERED_EMBLEMS:
         return code, why
@@ -449,7 +451,7 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None
     if margin < MARGIN_PAPER:
         if not UNPLACED_CLEAR or code is None or code[:-1] not in FIGURES:
             return None, "a margin not all paper: the card may be covered"
-        return _read_clear_of_outline(rect_bgr, ink, code)
+        return _read_clear_of_outline(rect_bgr, ink, code, beside)
     if code == "1O" and margin >= MEDALLION_MARGIN:
         return code, why
     if code is not None and not _kept_whole(code, margin):
@@ -462,16 +464,20 @@ UNPLACED_CLEAR = True  # a figure read whole on a card that may be covered, whos
 # (`_read_clear_of_outline`; thirtieth session: fingertips over the margin, a neighbour's edge)
 
 
-def _read_clear_of_outline(rect_bgr: np.ndarray, ink: Optional[np.ndarray], whole: str
-                           ) -> Tuple[Optional[str], str]:
+def _read_clear_of_outline(rect_bgr: np.ndarray, ink: Optional[np.ndarray], whole: str,
+                           beside: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """``whole``, a figure read whole on a card whose margin is crossed, if the card reads the
-    same with the ink joined to its outline (fingertips, the cloth or a card beyond it) taken as
-    an overlap: painted paper, and the silhouette clear of it. A figure that runs into what
-    crosses the margin may go on under it, and is not read (a rider's horse under a hand leaves
-    a sota)."""
+    same with the ink joined to its outline (fingertips, the cloth or a card beyond it) and
+    ``beside`` (where other cards overlap it, any size) taken as an overlap: painted paper, and
+    the silhouette clear of it. A figure that runs into what crosses the margin may go on under
+    it, and is not read (a rider's horse under a hand leaves a sota)."""
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     beyond = agnostic._reaching_outline(ink)
+    if beside is not None:
+        h, w = ink.shape
+        beyond = beyond | cv2.resize(beside.astype(np.uint8), (w, h),
+                                     interpolation=cv2.INTER_NEAREST)
     if not beyond.any():
         return None, "a margin not all paper: the card may be covered"
     code, why = _read_clear(rect_bgr, None, beyond)
@@ -578,6 +584,9 @@ BLADE_ELONGATION, BLADE_SOLIDITY = 3.3, 0.65  # a thin steel part long and even 
 GREY_OVER_PAPER = 15  # a grey blade is at most this much more saturated than the paper
 ALL_BLUE, ALL_BLUE_LENGTH, ALL_BLUE_WIDTH = 0.8, 26, 3.0  # a blade this blue may be this short
 # and thin (Naipes' caballo's, 29-33 px long, 3.3-4.6 wide, blue 0.87-1.0 where the blue shows)
+SHORT_BLADE = (26, 4.0, 0.9)  # a grey blade may be this short (px) if it is this long for its width
+# and this solid: a clean bar (Fournier's caballo of espadas holds his blade slanting up from his
+# fist: 26-30 px of it show above the hand; thirtieth session)
 BLADE_RUN = 11  # px a row: a blade 6.5 px wide slanting as far as a blade may (`lying` 0.8)
 BLUE_BLADE = 0.3  # ...or, if this much of it is blue steel, (measured: the Naipes rey of
 BLUE_BLADE_ELONGATION, BLUE_BLADE_SOLIDITY = 3.0, 0.58  # espadas's blade 0.38-0.60 blue, 3.1-3.6
@@ -717,7 +726,10 @@ def _blade(p: _Part, h: int, blue: np.ndarray, sat: np.ndarray, paper_s: float) 
     if steel_blue >= ALL_BLUE:
         long_enough, wide_enough = p.length >= ALL_BLUE_LENGTH, p.width >= ALL_BLUE_WIDTH
     else:
-        long_enough, wide_enough = p.length >= 30, p.width >= 3.3
+        short, elongation, solidity = SHORT_BLADE
+        long_enough = p.length >= 30 or \
+            (p.length >= short and p.elongation >= elongation and p.solidity >= solidity)
+        wide_enough = p.width >= 3.3
     return long_enough and wide_enough and p.width <= 6.5 and p.y0 <= 0.16 and p.y1 <= 0.55 and \
         p.lying <= 0.8 and (p.y1 - p.y0) * h >= 0.6 * p.length and _straight(p, steel_blue)
 

@@ -102,6 +102,7 @@ def cover_maps(dets, covered, size=detect.COVER_SIZE) -> List[Optional[np.ndarra
 
 
 OTHER_ORDER = True  # an unknown card judged on top in an overlap is also read as the one below
+ALL_BESIDE = np.ones(detect.COVER_SIZE[::-1], np.uint8)  # `Recogniser._read`'s default ``beside``
 
 
 def _with_hand(cover: Optional[np.ndarray], hand: Optional[np.ndarray]) -> Optional[np.ndarray]:
@@ -144,6 +145,7 @@ class Recogniser:
             covered = overlapped(dets, partners=partners)
             typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
             covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
+            beside = cover_maps(dets, partners)  # where other cards overlap each, either on top
             if self.use_cover:
                 for k, d in enumerate(dets):
                     if d.hand is not None:  # a hand over the card covers it as a card would
@@ -152,7 +154,7 @@ class Recogniser:
         page = _Page(image, stages)
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
             if hasattr(self.identifier, "identify_quad"):
-                ident, placed = self._read(page, d, occ, cov, typical)
+                ident, placed = self._read(page, d, occ, cov, typical, beside[k])
                 if OTHER_ORDER and partners[k] and not occ and ident.code is None and \
                         ident.candidate != "back" and self.use_cover:
                     ident, placed = self._read_as_below(page, dets, k, typical, ident, placed)
@@ -173,11 +175,15 @@ class Recogniser:
         self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3, stages)
         return out
 
-    def _read(self, page: "_Page", d: detect.Detection, occ: bool, cov, typical: float):
+    def _read(self, page: "_Page", d: detect.Detection, occ: bool, cov, typical: float,
+              beside: Optional[np.ndarray] = ALL_BESIDE):
         """One detection through the identifier, with the second looks a doubtful reading earns:
-        (identity, the detection as finally placed)."""
+        (identity, the detection as finally placed). ``beside``: where other detections overlap
+        it, whichever lies on top (`cover_maps`; None: nowhere); the second looks at other
+        placements of a card in a merged blob take it all overlapped."""
         image, stages = page.image, page.stages
-        kw = dict(occluded=occ or d.score < 0.9, cover=cov, under_hand=d.hand is not None)
+        kw = dict(occluded=occ or d.score < 0.9, cover=cov, under_hand=d.hand is not None,
+                  beside=beside)
         under_hand = 0.0 if d.hand is None else float(d.hand.mean())
         alts = ()
         if self.refine and cov is not None:
