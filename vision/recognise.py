@@ -144,8 +144,9 @@ class Recogniser:
         with stages.time("overlaps"):
             covered = overlapped(dets, partners=partners)
             typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
-            covers = cover_maps(dets, covered) if self.use_cover else [None] * len(dets)
-            beside = cover_maps(dets, partners)  # where other cards overlap each, either on top
+            beside = cover_maps(dets, partners)  # where other cards overlap each, either on top;
+            # a card's map is the same whichever lies on top, so the covered ones' are among them
+            covers = [b if c and self.use_cover else None for b, c in zip(beside, covered)]
             if self.use_cover:
                 for k, d in enumerate(dets):
                     if d.hand is not None:  # a hand over the card covers it as a card would
