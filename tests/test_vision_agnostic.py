@@ -672,3 +672,65 @@ def test_a_long_ace_that_may_be_covered_is_read_across_the_centre_clear_of_other
     blobs = agnostic.pintas(one_sword)
     assert agnostic.read_ace(blobs, 120 * 180)[0] == "1E"
     assert agnostic.read_unplaced_ace(one_sword) == (None, "one long pinta off the centre")
+
+
+def test_half_an_ace_under_another_card_is_read_filled_from_its_own_image_turned(monkeypatch):
+    """The trump under the stock shows half its ace: the emblem or long pinta lies across the
+    centre, so the card filled from its own image turned is the whole ace. A number card filled
+    so is no ace, even when its coins run together like a medallion."""
+    from vision import agnostic, detect
+
+    deck = _deck("naipes-libres")
+    fr = _scene(deck, ["1B", "1E", "8O"], seed=6)
+    club, sword, coins = (detect.rectify(fr.image, t.corners) for t in fr.truth)
+    under = np.zeros((72, 48), np.uint8)
+    under[40:, :] = 1  # the stock over the card's lower end
+    keep = np.ones((9, 6))
+    assert agnostic.read_filled_ace(club, under) == ("1B", "ok")
+    assert agnostic.read_filled_ace(sword, under) == ("1E", "ok")
+    assert agnostic.read_filled_ace(coins, under) == (None, "a number card filled")
+    reader = Reader()  # the half club is an emblem the picture reader knows; the sword is not
+    got = reader.identify(sword, keep=keep, overlap=under)
+    assert (got.code, got.view) == ("1E", "mirrored")
+    monkeypatch.setattr(agnostic, "FILLED_ACE", False)
+    assert reader.identify(sword, keep=keep, overlap=under).code is None
+
+
+def test_the_medallion_is_not_read_filled(monkeypatch):
+    """Fresh-seed scene 110082: a Fournier trump 7 of oros under the stock, its five coins in
+    view blurred into one blob. Filled from its own image turned, the coins make something like
+    the ace's medallion, so a medallion is never read filled: the card stays unknown."""
+    from vision import agnostic
+
+    deck = _deck("fournier-1878")
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(110082), deck), seed=82)
+    truth, = [t for t in frame.truth if t.code == "7O"]
+
+    def read():
+        seen = Recogniser(Reader()).recognise(frame.image)
+        s, = [s for s in seen if np.hypot(*(s.corners.mean(0) - truth.corners.mean(0))) < 12]
+        return s.code
+
+    assert read() is None
+    monkeypatch.setattr(agnostic, "FILLED_EMBLEMS", ("1O",) + agnostic.FILLED_EMBLEMS)
+    assert read() == "1O"
+
+
+def test_a_figures_half_filled_into_one_long_blade_is_no_ace(monkeypatch):
+    """Fresh-seed scene 150020: a Naipes sota of espadas with its upper half under another card.
+    Filled from its own image turned, its blue legs make one long blade across the centre; but
+    an ace of espadas in view is one thin sword, far less ink than a figure's half."""
+    from vision import agnostic
+
+    deck = _deck("naipes-libres")
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(150020), deck), seed=20)
+    truth, = [t for t in frame.truth if t.code == "10E"]
+
+    def read():
+        seen = Recogniser(Reader()).recognise(frame.image)
+        s, = [s for s in seen if np.hypot(*(s.corners.mean(0) - truth.corners.mean(0))) < 12]
+        return s.code
+
+    assert read() is None
+    monkeypatch.setattr(agnostic, "FILLED_SWORD_INK", 0.3)
+    assert read() == "1E"

@@ -1122,6 +1122,79 @@ def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
 
+def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray):
+    """The card with every pixel ``overlap`` hides filled from its image turned about the
+    card's centre where that is in view, and with paper where both are hidden: (filled card,
+    hidden (grown), filled from the image, lost) as bool maps, or why not (a string)."""
+    h, w = rect_bgr.shape[:2]
+    raw, cov = _covered(overlap, w, h)
+    if not raw.any():
+        return "nothing covered"
+    cov = cov.astype(bool)
+    cov_t = cov[::-1, ::-1]
+    seen = ~cv2.dilate(raw, np.ones((2 * FILLED_SEEN_PX + 1,) * 2, np.uint8)).astype(bool)
+    seen_t = seen[::-1, ::-1]
+    turned = rect_bgr[::-1, ::-1]
+    out = rect_bgr.copy()
+    take = cov & ~cov_t  # hidden, its image in view
+    both = cov & cov_t
+    take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
+    lost = both & ~seen & ~seen_t
+    out[take] = turned[take]
+    if lost.any():
+        paper = ~cov & ~ink.astype(bool)
+        if not paper.any():
+            return "no paper in view"
+        out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
+    return out, cov, take, lost
+
+
+FILLED_ACE = True  # a covered card filled so (`_filled`) that shows one long pinta across its
+# centre, or one emblem, is that ace (`read_filled_ace`; thirtieth session)
+FILLED_ACE_LOST = 0.01  # of the card at most hidden at both ends (paper in the filled card)
+FILLED_SWORD_INK = 0.15  # a long ace of espadas filled is one thin sword: at most this share of
+# the card in view is ink (Naipes' 0.085-0.111 on seven seed sets; a sota of espadas's lower half,
+# blue legs filled into one long blade, 0.234)
+FILLED_EMBLEMS = ("1C", "1B", "1E")  # not the medallion: a half filled may be pintas run
+# together (a Fournier trump 7 of oros's coins, blurred into one blob, filled; a caballo of
+# bastos's horse and rider; seeds 110000 and 130000 held out), and its limits are one-sided
+
+
+def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray,
+                    ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+    """(code, why): an ace partly under another card (the trump under the stock shows half of
+    it), read from the card filled from its own image turned (`_filled`): an ace's emblem or
+    long pinta lies across the centre, so half of it in view makes the whole. The filled card
+    must count as no number card, and show one long pinta across its centre (`read_ace`) or be
+    read as the emblem of an ace but the medallion (`FILLED_EMBLEMS`). Tried last, when the
+    card reads as nothing else."""
+    if ink is None:
+        ink = _ink(rect_bgr)
+    fill = _filled(rect_bgr, overlap, ink)
+    if isinstance(fill, str):
+        return None, fill
+    out, cov, take, lost = fill
+    h, w = rect_bgr.shape[:2]
+    if lost.sum() > FILLED_ACE_LOST * h * w:
+        return None, "covered on both sides of the centre"
+    out_ink = _ink(out)
+    blobs = pintas(out, ink=out_ink)
+    if count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)[0] is not None:
+        return None, "a number card filled"
+    code, why = read_ace(blobs, h * w)
+    if code is not None:
+        x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
+        if not (x0 < 0.5 < x1 and y0 < 0.5 < y1):
+            return None, "one long pinta off the centre"
+        if code == "1E" and _in_box(ink)[~cov].mean() > FILLED_SWORD_INK:
+            return None, "more ink in view than one sword"
+        return code, why
+    code, why = pictures._read_clear(out, out_ink, None)
+    if code in FILLED_EMBLEMS:
+        return code, why
+    return None, "no ace filled"
+
+
 def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
                 ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, read whole once every hidden pixel is
@@ -1138,27 +1211,12 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
     broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape.
     ``ink``: `_ink` of the card, if already made."""
     h, w = rect_bgr.shape[:2]
-    raw, cov = _covered(overlap, w, h)
-    if not raw.any():
-        return None, "nothing covered"
-    cov = cov.astype(bool)
-    cov_t = cov[::-1, ::-1]
-    seen = ~cv2.dilate(raw, np.ones((2 * FILLED_SEEN_PX + 1,) * 2, np.uint8)).astype(bool)
-    seen_t = seen[::-1, ::-1]
-    turned = rect_bgr[::-1, ::-1]
-    out = rect_bgr.copy()
-    take = cov & ~cov_t  # hidden, its image in view
-    both = cov & cov_t
-    take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
-    lost = both & ~seen & ~seen_t
-    out[take] = turned[take]
     if ink is None:
         ink = _ink(rect_bgr)
-    if lost.any():
-        paper = ~cov & ~ink.astype(bool)
-        if not paper.any():
-            return None, "no paper in view"
-        out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
+    fill = _filled(rect_bgr, overlap, ink)
+    if isinstance(fill, str):
+        return None, fill
+    out, cov, take, lost = fill
     out_ink = _ink(out)
     blobs = pintas(out, ink=out_ink)
     code, why = count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)
@@ -1480,6 +1538,11 @@ class Reader:
             return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
                             score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no
             # runner-up to verify against (the recogniser's read as the card below asks)
+        if FILLED_ACE and overlap is not None and keep is not None:  # last: a picture or a
+            code, _ = read_filled_ace(rect_bgr, overlap, ink)  # number card filled is no ace
+            if code is not None:
+                return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
+                                margin=1.0, pair=1.0, view="mirrored")
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
