@@ -1122,10 +1122,13 @@ def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
 
-def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray):
+def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]):
     """The card with every pixel ``overlap`` hides filled from its image turned about the
     card's centre where that is in view, and with paper where both are hidden: (filled card,
-    hidden (grown), filled from the image, lost) as bool maps, or why not (a string)."""
+    hidden (grown), filled from the image, lost: bool maps, the card's `_ink`), or why not (a
+    string). ``ink``: the card's `_ink`, if already made."""
+    if ink is None:
+        ink = _ink(rect_bgr)
     h, w = rect_bgr.shape[:2]
     raw, cov = _covered(overlap, w, h)
     if not raw.any():
@@ -1146,7 +1149,7 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray):
         if not paper.any():
             return "no paper in view"
         out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
-    return out, cov, take, lost
+    return out, cov, take, lost, ink
 
 
 FILLED_ACE = True  # a covered card filled so (`_filled`) that shows one long pinta across its
@@ -1155,9 +1158,10 @@ FILLED_ACE_LOST = 0.01  # of the card at most hidden at both ends (paper in the 
 FILLED_SWORD_INK = 0.15  # a long ace of espadas filled is one thin sword: at most this share of
 # the card in view is ink (Naipes' 0.085-0.111 on seven seed sets; a sota of espadas's lower half,
 # blue legs filled into one long blade, 0.234)
-FILLED_EMBLEMS = ("1C", "1B", "1E")  # not the medallion: a half filled may be pintas run
-# together (a Fournier trump 7 of oros's coins, blurred into one blob, filled; a caballo of
-# bastos's horse and rider; seeds 110000 and 130000 held out), and its limits are one-sided
+FILLED_EMBLEMS = ("1C", "1B")  # not the medallion: a half filled may be pintas run together (a
+# Fournier trump 7 of oros's coins, blurred into one blob, filled; a caballo of bastos's horse
+# and rider; seeds 110000 and 130000), and its limits are one-sided; nor the ribboned sword: a
+# figure filled is as hollow and lopsided (a Fournier sota of copas, benchmark seed 10030)
 
 
 def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray,
@@ -1166,14 +1170,12 @@ def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray,
     it), read from the card filled from its own image turned (`_filled`): an ace's emblem or
     long pinta lies across the centre, so half of it in view makes the whole. The filled card
     must count as no number card, and show one long pinta across its centre (`read_ace`) or be
-    read as the emblem of an ace but the medallion (`FILLED_EMBLEMS`). Tried last, when the
+    read as the emblem of the cup or the club (`FILLED_EMBLEMS`). Tried last, when the
     card reads as nothing else."""
-    if ink is None:
-        ink = _ink(rect_bgr)
     fill = _filled(rect_bgr, overlap, ink)
     if isinstance(fill, str):
         return None, fill
-    out, cov, take, lost = fill
+    out, cov, take, lost, ink = fill
     h, w = rect_bgr.shape[:2]
     if lost.sum() > FILLED_ACE_LOST * h * w:
         return None, "covered on both sides of the centre"
@@ -1211,12 +1213,10 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
     broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape.
     ``ink``: `_ink` of the card, if already made."""
     h, w = rect_bgr.shape[:2]
-    if ink is None:
-        ink = _ink(rect_bgr)
     fill = _filled(rect_bgr, overlap, ink)
     if isinstance(fill, str):
         return None, fill
-    out, cov, take, lost = fill
+    out, cov, take, lost, ink = fill
     out_ink = _ink(out)
     blobs = pintas(out, ink=out_ink)
     code, why = count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)
