@@ -725,7 +725,8 @@ class Templates:
         """Identify the card at `corners`; when unsure, also try the quadrilateral with each side
         moved a little (a side hidden under another card is placed from the card size, and may
         be off) and keep the variant that matches its best template most closely. (``cover``
-        holds where a hand lies too; ``under_hand``, that one does, is for the agnostic reader.)"""
+        holds where a hand lies too; ``under_hand``, that one does, and ``beside``, where other
+        cards overlap it whichever lies on top, are for the agnostic reader.)"""
         drop = 2 if occluded else 0
         looks = self._frame.cover(cover) if cover is not None else None
         vis = looks.masks if looks is not None else None
