@@ -1122,11 +1122,24 @@ def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
 
+@dataclass
+class _Filled:
+    """A covered card filled from its own image turned (`_filled`), and its count."""
+    out: np.ndarray  # the filled card
+    cov: np.ndarray  # bool maps: hidden (the cover grown)...
+    take: np.ndarray  # ... filled from the card's image turned...
+    lost: np.ndarray  # ... and hidden at both ends (paper)
+    ink: np.ndarray  # `_ink` of the card as seen, and...
+    out_ink: np.ndarray  # ... of the filled card
+    blobs: List["Pinta"]  # `pintas` of the filled card...
+    count: Tuple[Optional[str], str]  # ... and its `count_pintas` as a card that may be covered
+
+
 def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]):
     """The card with every pixel ``overlap`` hides filled from its image turned about the
-    card's centre where that is in view, and with paper where both are hidden: (filled card,
-    hidden (grown), filled from the image, lost: bool maps, the card's `_ink`), or why not (a
-    string). ``ink``: the card's `_ink`, if already made."""
+    card's centre where that is in view, and with paper where both are hidden, counted (a
+    `_Filled`); or why not (a string). ``read_filled`` and ``read_filled_ace`` share one.
+    ``ink``: the card's `_ink`, if already made."""
     if ink is None:
         ink = _ink(rect_bgr)
     h, w = rect_bgr.shape[:2]
@@ -1149,7 +1162,10 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
         if not paper.any():
             return "no paper in view"
         out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
-    return out, cov, take, lost, ink
+    out_ink = _ink(out)
+    blobs = pintas(out, ink=out_ink)
+    count = count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)
+    return _Filled(out, cov, take, lost, ink, out_ink, blobs, count)
 
 
 FILLED_ACE = True  # a covered card filled so (`_filled`) that shows one long pinta across its
@@ -1164,41 +1180,40 @@ FILLED_EMBLEMS = ("1C", "1B")  # not the medallion: a half filled may be pintas 
 # figure filled is as hollow and lopsided (a Fournier sota of copas, benchmark seed 10030)
 
 
-def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray,
-                    ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
+                    fill=None) -> Tuple[Optional[str], str]:
     """(code, why): an ace partly under another card (the trump under the stock shows half of
     it), read from the card filled from its own image turned (`_filled`): an ace's emblem or
     long pinta lies across the centre, so half of it in view makes the whole. The filled card
     must count as no number card, and show one long pinta across its centre (`read_ace`) or be
     read as the emblem of the cup or the club (`FILLED_EMBLEMS`). Tried last, when the
-    card reads as nothing else."""
-    fill = _filled(rect_bgr, overlap, ink)
+    card reads as nothing else. ``fill``: `_filled` of the card, if already made."""
+    if fill is None:
+        fill = _filled(rect_bgr, overlap, ink)
     if isinstance(fill, str):
         return None, fill
-    out, cov, take, lost, ink = fill
     h, w = rect_bgr.shape[:2]
-    if lost.sum() > FILLED_ACE_LOST * h * w:
+    if fill.lost.sum() > FILLED_ACE_LOST * h * w:
         return None, "covered on both sides of the centre"
-    out_ink = _ink(out)
-    blobs = pintas(out, ink=out_ink)
-    if count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)[0] is not None:
+    if fill.count[0] is not None:
         return None, "a number card filled"
+    blobs = fill.blobs
     code, why = read_ace(blobs, h * w)
     if code is not None:
         x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
         if not (x0 < 0.5 < x1 and y0 < 0.5 < y1):
             return None, "one long pinta off the centre"
-        if code == "1E" and _in_box(ink)[~cov].mean() > FILLED_SWORD_INK:
+        if code == "1E" and _in_box(fill.ink)[~fill.cov].mean() > FILLED_SWORD_INK:
             return None, "more ink in view than one sword"
         return code, why
-    code, why = pictures._read_clear(out, out_ink, None)
+    code, why = pictures._read_clear(fill.out, fill.out_ink, None)
     if code in FILLED_EMBLEMS:
         return code, why
     return None, "no ace filled"
 
 
-def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
-                ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
+                fill=None) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, read whole once every hidden pixel is
     filled from its image turned about the card's centre, where that is in view. A Spanish
     layout is its own image turned, so the filled card is the card; its pintas are counted as a
@@ -1211,15 +1226,14 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray,
     smaller than half a pinta, or a pair of pintas could lie there unseen. The fill must make
     whole pintas of what is in view: a pinta cut by the cover goes on into one, and none is
     broken (`FILLED_CUT_GOES_ON`, `FILLED_KEEPS_INK`); the filled pintas have the suit's shape.
-    ``ink``: `_ink` of the card, if already made."""
+    ``ink``: `_ink` of the card, if already made; ``fill``: its `_filled`, if already made."""
     h, w = rect_bgr.shape[:2]
-    fill = _filled(rect_bgr, overlap, ink)
+    if fill is None:
+        fill = _filled(rect_bgr, overlap, ink)
     if isinstance(fill, str):
         return None, fill
-    out, cov, take, lost, ink = fill
-    out_ink = _ink(out)
-    blobs = pintas(out, ink=out_ink)
-    code, why = count_pintas(out, whole_layout=True, blobs=blobs, ink=out_ink)
+    cov, take, lost, ink, blobs = fill.cov, fill.take, fill.lost, fill.ink, fill.blobs
+    code, why = fill.count
     if code is None:
         return None, why
     n = int(code[:-1])
@@ -1517,10 +1531,12 @@ class Reader:
         if back == "fair" and not _pintas_on_back(rect_bgr, ink):
             return Identity(None, False, 0.7, candidate="back")
         code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
+        fill = None  # the card filled from its own image turned, made once for both readers
         if code is None and MIRRORED and overlap is not None and keep is not None:
             code, _ = read_mirrored(rect_bgr, overlap, ink)
             if code is None and FILLED:
-                code, _ = read_filled(rect_bgr, overlap, ink)
+                fill = _filled(rect_bgr, overlap, ink)
+                code, _ = read_filled(rect_bgr, overlap, ink, fill)
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
@@ -1539,7 +1555,7 @@ class Reader:
                             score=1.0, margin=1.0, pair=1.0, view="picture")  # pair: no
             # runner-up to verify against (the recogniser's read as the card below asks)
         if FILLED_ACE and overlap is not None and keep is not None:  # last: a picture or a
-            code, _ = read_filled_ace(rect_bgr, overlap, ink)  # number card filled is no ace
+            code, _ = read_filled_ace(rect_bgr, overlap, ink, fill)  # number card filled: no ace
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
