@@ -721,3 +721,15 @@ def test_a_figures_half_filled_into_one_long_blade_is_no_ace(scene_reading, monk
     assert scene_reading("naipes-libres", 150020, "10E") is None
     monkeypatch.setattr(agnostic, "FILLED_SWORD_INK", 0.3)
     assert scene_reading("naipes-libres", 150020, "10E") == "1E"
+
+
+def test_a_three_drawn_across_is_no_four_with_its_middle_pinta_doubled(scene_reading, monkeypatch):
+    """Fresh-seed scene 20003: a Naipes 3 of copas, one end under a card lying across it. Its
+    middle cup (drawn left of the centre) and its last cup have their twins under that card,
+    and each counted twice made a 4. A 4's pintas lie in the corners, none on the middle row:
+    the card stays unknown."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 20003, "3C") is None
+    monkeypatch.setattr(agnostic, "FOUR_OFF_MIDDLE", 0.0)
+    assert scene_reading("naipes-libres", 20003, "3C") == "4C"

@@ -1096,6 +1096,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
         n = 9  # no card has ten: the extra pinta of a 9 was doubled
     if not 2 <= n <= 9:
         return None, f"{n} pintas"
+    if n == 4 and any(abs(b.y - 0.5) < FOUR_OFF_MIDDLE for b in singles + cut_twins):
+        return None, "a pinta on the middle row: no 4"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8) and hidden[:, mx0:mx1].any():
         return None, "a 7 or a 9 may hide its extra pinta"
@@ -1284,6 +1286,10 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     return code, "ok"
 
 
+FOUR_OFF_MIDDLE = 0.12  # a 4's pintas lie in the card's corners, 0.2 of its height or more off
+# the middle row in the three decks: one in view nearer it is a 3's middle pinta (drawn left,
+# right, left) or a 5's centre, its twin counted hidden (a Naipes 3 of copas under a card
+# across one end read 4, seed 20003)
 ODD_OFF_MIDDLE = 0.1  # a 7's or 9's extra pinta lies on the middle column this far off the middle row
 NINE_FROM_TEN = True  # a count of ten with such a pinta doubled is a 9 (Naipes' 9 of copas
                       # under the stock, its extra cup in view)
