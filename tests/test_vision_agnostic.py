@@ -733,3 +733,40 @@ def test_a_three_drawn_across_is_no_four_with_its_middle_pinta_doubled(scene_rea
     assert scene_reading("naipes-libres", 20003, "3C") is None
     monkeypatch.setattr(agnostic, "FOUR_OFF_MIDDLE", 0.0)
     assert scene_reading("naipes-libres", 20003, "3C") == "4C"
+
+
+@pytest.mark.parametrize("seed, code, counted", [(110069, "7B", "6B"), (170098, "5C", "4C")])
+def test_a_card_judged_on_top_is_counted_only_in_a_complete_pattern(scene_reading, monkeypatch,
+                                                                   seed, code, counted):
+    """Fresh-seed scenes 110069 and 170098: a Fournier 7 of bastos and a 5 of copas, each with
+    a corner under a card the pipeline judged to lie below it. Counted as whole cards, the
+    pintas in view made a 6 and a 4. Another card overlaps each, so the count must form a
+    complete pattern, and the hidden pinta leaves a gap in it. Read again from what is in
+    view, both cards give their own codes."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", seed, code) == code
+    monkeypatch.setattr(agnostic, "BESIDE_LAYOUT", False)
+    assert scene_reading("fournier-1878", seed, code) == counted
+
+
+def test_a_head_end_is_read_alone_only_when_the_foot_end_is_hidden(scene_reading, monkeypatch):
+    """Fresh-seed scene 110074: a Fournier ace of espadas with a finger over one corner. Its
+    hilt end, slender and holding a blade, passes for a sota's head end. But the foot end was
+    in view too, and the whole card read as no figure, so the head end is not read alone."""
+    from vision import pictures
+
+    assert scene_reading("fournier-1878", 110074, "1E") is None
+    monkeypatch.setattr(pictures, "FOOT_HIDDEN", 0.0)
+    assert scene_reading("fournier-1878", 110074, "1E") == "10E"
+
+
+def test_a_caballo_shows_its_horse(scene_reading, monkeypatch):
+    """Fresh-seed scene 170016: a Fournier rey of oros with a card's corner over his cloak;
+    read whole, his silhouette passed for a rider's. A caballo's horse's head shows beside the
+    rider at one end (`CABALLO_HORSE`); the rey shows less, so he is not called a caballo."""
+    from vision import pictures
+
+    assert scene_reading("fournier-1878", 170016, "12O") is None
+    monkeypatch.setattr(pictures, "CABALLO_HORSE", 0.0)
+    assert scene_reading("fournier-1878", 170016, "12O") == "11O"

@@ -928,16 +928,19 @@ def _face_rect(img: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
 
 
 def read_pintas(rect_bgr: np.ndarray, maybe_covered: bool,
-                ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+                ink: Optional[np.ndarray] = None,
+                whole_layout: Optional[bool] = None) -> Tuple[Optional[str], str]:
     """(code, why): a number card or a long ace from its pintas alone (`count_pintas`,
     `read_ace`), or (None, why not). A card that may be covered (it overlaps another, or its
     outline is poorly supported: most such cards are whole) is counted too, if its pintas form a
     complete pattern; an ace is read only from a card known to be whole. ``ink``: the card's
-    `_ink`, if already made."""
+    `_ink`, if already made; ``whole_layout``: ask for the complete pattern (default: if it
+    may be covered)."""
     if ink is None:
         ink = _ink(rect_bgr)
     blobs = pintas(rect_bgr, ink=ink)
-    code, why = count_pintas(rect_bgr, whole_layout=maybe_covered, blobs=blobs, ink=ink)
+    layout = maybe_covered if whole_layout is None else whole_layout
+    code, why = count_pintas(rect_bgr, whole_layout=layout, blobs=blobs, ink=ink)
     if code is None and not maybe_covered:
         code, _ = read_ace(blobs, rect_bgr.shape[0] * rect_bgr.shape[1])
     return code, why
@@ -1465,6 +1468,11 @@ def _pintas_on_back(rect_bgr: np.ndarray, ink: np.ndarray) -> bool:
     return count_pintas(rect_bgr, whole_layout=True, ink=ink)[0] is not None
 
 
+BESIDE_LAYOUT = True  # a card judged on top of another is counted only in a complete pattern:
+# which of two cards lies on top is often judged wrong (a Fournier 7 of bastos under a card's
+# corner read 6B, a 5 of copas 4C: seeds 110069, 170098)
+
+
 class Reader:
     """Identifier interface like `Templates`; conservative: names a card only when its layout
     clearly matches one code of the reference decks better than any other code.
@@ -1536,7 +1544,9 @@ class Reader:
         ink = _ink(rect_bgr)
         if back == "fair" and not _pintas_on_back(rect_bgr, ink):
             return Identity(None, False, 0.7, candidate="back")
-        code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink)
+        layout = keep is not None or (BESIDE_LAYOUT and beside is not None and bool(beside.any()))
+        code, why = read_pintas(rect_bgr, maybe_covered=keep is not None, ink=ink,
+                                whole_layout=layout)
         fill = None  # the card filled from its own image turned, made once for both readers
         if code is None and MIRRORED and overlap is not None and keep is not None:
             code, _ = read_mirrored(rect_bgr, overlap, ink)

@@ -238,6 +238,11 @@ HEAD_END_READ = True  # a figure whose picture runs under another card (the trum
 HEAD_END = 0.52  # ...the part of the card above this (one way up) in view, but for at most
 HEAD_COVERED = 0.1  # this share of it under another card (a corner of a card in the trick; at
 # 0.5 a caballo of copas whose cup was hidden read as one of espadas, seeds 20000 x 200)
+FOOT_HIDDEN = 0.15  # a sota or a rey is read from the head end only with at least this share of
+# the rest hidden: a card whose foot end is in view too was read whole and found no figure (a
+# Fournier ace of espadas, a finger over one corner, read as a sota from its hilt end: seed
+# 110074). A horse's head beside the rider is a caballo's however much is in view (a Naipes
+# caballo of oros, a strip along one side hidden: seed 170086)
 HORSE_ROWS = (0.28, 0.52)  # where the horse's head and neck lie, beside the rider's body
 HORSE_SIDES = ((0.06, 0.4), (0.6, 0.94))  # ...on one side or the other
 HORSE_HUES = (8, 21)  # OpenCV hue: tan to brown (a red cloak is 0-7; gold is as yellow but vivid)
@@ -268,6 +273,9 @@ def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarra
     return max(float(horse[y0:y1, int(a * w):int(b * w)].mean()) for a, b in HORSE_SIDES)
 
 
+CABALLO_HORSE = 0.3  # a silhouette read as a caballo's shows at least this much horse at one end
+# (`horse_share`; caballos in view 0.33 and up, seeds 60000 x 60 per printed deck; a Fournier
+# rey of oros with a card's corner over his cloak read whole as a caballo, 0.29: seed 170016)
 PAGE_NO_HORSE = 0.2  # a page's head end shows less horse than this (sotas 0.11 at most)
 PAGE_ONE = 0.85  # ... is one figure: its largest blob this share of the end's ink (0.8 and up)
 PAGE_BIG = 0.2  # ... covering this much of the end at least (0.22-0.36)
@@ -297,7 +305,8 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[s
       band beside the rider in a horse's dull tan or brown (`horse_share`);
     - a sota is a page standing, slender: no horse there, one figure (`_HeadEnd.page`);
     - a rey's shoulders and cloak fill the card at the chest (`_HeadEnd.rey`).
-    The end with the feet holds no pinta up."""
+    A sota or a rey only with the foot end partly hidden (`FOOT_HIDDEN`). The end with the
+    feet holds no pinta up."""
     h = rect_bgr.shape[0]
     painted, near = _painted(rect_bgr, overlap)
     if near is None:
@@ -309,9 +318,10 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[s
             continue
         ink, clear = agnostic._ink(img), covered == 0
         horse = horse_share(img, clear, ink)
-        end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE else None
+        foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
+        end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE and not foot_seen else None
         if horse >= HORSE_SHARE:
-            rank, why = "11", "ok (a caballo: its horse's head beside the rider, the rest hidden)"
+            rank, why = "11", "ok (a caballo: its horse's head beside the rider)"
         elif end is not None and end.page():
             rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"
         elif end is not None and REY_WIDE and end.rey():
@@ -522,11 +532,14 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     rank = sil.rank(alone)
     if rank is None:
         return None, "no picture of a known shape"
-    if rank == "12" and REY_HORSE is not None:
+    if rank == "12" and REY_HORSE is not None or rank == "11" and CABALLO_HORSE:
         clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
-        if max(horse_share(rect_bgr, clear, ink),
-               horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1])) >= REY_HORSE:
+        horse = max(horse_share(rect_bgr, clear, ink),
+                    horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1]))
+        if rank == "12" and horse >= REY_HORSE:
             return None, "a rey's silhouette with a horse's head beside it"
+        if rank == "11" and horse < CABALLO_HORSE:
+            return None, "a caballo's silhouette with no horse's head beside it"
     suit, why = figure_suit(rect_bgr)
     if suit is None:
         return None, f"a {rank} holding {why}"
