@@ -770,3 +770,47 @@ def test_a_caballo_shows_its_horse(scene_reading, monkeypatch):
     assert scene_reading("fournier-1878", 170016, "12O") is None
     monkeypatch.setattr(pictures, "CABALLO_HORSE", 0.0)
     assert scene_reading("fournier-1878", 170016, "12O") == "11O"
+
+
+def test_the_stocks_fringe_is_taken_in_with_it_and_a_sword_beside_it_is_not():
+    """Beside the cover, a dull strip joined to it (the edges and shadows of the backs under the
+    stock's top one) is taken in as covered; a blue sword lying along the cover a few pixels
+    off, in colour, is left in view; so is a short dull blot (no run along the edge)."""
+    from vision import agnostic
+
+    h, w = 180, 120
+    card = np.full((h, w, 3), (200, 230, 240), np.uint8)  # cream paper
+    card[110:, :] = (40, 70, 110)  # the stock: brown
+    card[98:104, :] = (60, 60, 70)  # its fringe: dull grey, joined to the grown cover
+    card[80:88, 20:100] = (200, 120, 30)  # a blue sword lying along it
+    card[60:66, 10:20] = (90, 90, 90)  # a small grey blot
+    overlap = np.zeros((h, w), np.uint8)
+    overlap[110:, :] = 1
+    ink = agnostic._ink(card)
+    raw, plain = agnostic._covered(overlap, w, h)
+    raw, grown = agnostic._covered(overlap, w, h, ink, card)
+    assert not plain[98:100].any() and grown[98:104].all()
+    assert not grown[80:88].any() and not grown[60:66].any()
+
+
+def test_a_trump_under_a_ragged_stock_is_read_past_its_fringe(scene_reading, monkeypatch):
+    """Fresh-seed scene 20045: a Fournier trump 3 of oros under the stock, whose lower backs
+    show a dark edge beyond its outline. Its coins ran into that edge; with the fringe taken
+    in with the cover the card is read from its half in view, its hidden coins filled."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 20045, "3O") == "3O"
+    monkeypatch.setattr(agnostic, "FRINGE_PX", 0)
+    assert scene_reading("fournier-1878", 20045, "3O") is None
+
+
+def test_pintas_blurred_together_are_counted_only_parted_in_a_pattern(scene_reading, monkeypatch):
+    """Fresh-seed scene 130090: a Fournier 7 of oros in full view, blurred, its five upper coins
+    run into one blob that measured six coins: 8 of oros. Its single coins differ in size (glare
+    over one), and the blob is five coins by the larger, seven by the smaller: so it is counted
+    only parted into its coins, in a complete pattern, and parted it is five."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 130090, "7O") == "7O"
+    monkeypatch.setattr(agnostic, "MERGED_SPREAD", False)
+    assert scene_reading("fournier-1878", 130090, "7O") == "8O"

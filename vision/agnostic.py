@@ -147,6 +147,10 @@ PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a
 NO_UNIT = "no two pintas of one size"
 PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in about 1,200 readings of clear cards of three
                           # decks (seeds 20000+, 30000+, 70000+ and the benchmark's; docs/vision.md)
+MERGED_SPREAD = True  # pintas run together are counted only in a complete pattern, parted into
+# them, if the single pintas' sizes leave their number in doubt (the smallest and the largest
+# give two counts): a Fournier 7 of oros in full view, blurred, glare over one coin, had five coins
+# in one blob that measured six (8O, seed 130090)
 MERGED_SOLIDITY = 0.93  # touching pintas leave notches; a solid blob is one big pinta (the 5 of
                         # oros has a large centre coin), not several
 
@@ -578,6 +582,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if unit is None:
         return None, NO_UNIT
     n, singles, placed, smaller, merged, unsure, loose = 0, [], [], [], [], [], False
+    sizes = [b.area for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL] or [unit]
     for b in blobs:
         k = b.area / unit
         if k < 0.3:  # ornament, a numeral (or a pinta mostly hidden: see `smaller`)
@@ -608,7 +613,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
             placed += pieces
             loose = True  # counted only in a complete pattern
             continue
-        loose |= off > UNIT_TOL or doubtful
+        loose |= off > UNIT_TOL or doubtful or MERGED_SPREAD and m > 1 and \
+            round(b.area / max(sizes)) != round(b.area / min(sizes))
         if doubtful:
             unsure.append(b)
         n += int(round(k))
@@ -969,17 +975,70 @@ MIRROR_ORNAMENTS = True  # a whole blob under `SMALL_BLOB` pintas, far from thei
 MIRRORED = True
 
 
-def _covered(overlap: np.ndarray, w: int, h: int) -> Tuple[np.ndarray, np.ndarray]:
+FRINGE_PX = 10  # the cover grown further over its fringe: ink joined to it, this far at most,
+FRINGE_LONG = 0.4  # ...running along its edge for this much of the card's width or more, and
+FRINGE_HUE, FRINGE_SAT = 8, 50  # ...dull, or coloured like the cover (OpenCV hue and saturation
+# within these of its median) and no lighter. The backs under the stock's top one, each a
+# little off it, show their edges and shadows beside it: a Fournier trump 3 of espadas's swords
+# ran into them, one blob. A sword lying beside the cover is in colour, and no fringe.
+
+
+def _covered(overlap: np.ndarray, w: int, h: int, ink: Optional[np.ndarray] = None,
+             rect_bgr: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
     """(raw, grown) 0/1 maps at the card's size ``w`` x ``h`` of where ``overlap`` says another
-    card lies: as given, and grown by `MIRROR_PAD_PX` to take in its edge."""
+    card lies: as given, and grown by `MIRROR_PAD_PX` to take in its edge, and over its fringe
+    (`FRINGE_PX`) if the card (``rect_bgr``) and its `_ink` are given."""
     raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
            > 0.01).astype(np.uint8)
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
-    return raw, cv2.dilate(raw, grow)
+    cov = cv2.dilate(raw, grow)
+    if ink is not None and rect_bgr is not None and FRINGE_PX and raw.any():
+        cov = _with_fringe(cov, raw, ink, rect_bgr)
+    return raw, cov
 
 
-def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
-                  ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+def _has_fringe(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether the cover over the card has a fringe (`_with_fringe`) to take in. The readers of
+    a covered card try it without first: the fringe may take in the edge of a pinta beside the
+    cover (a coin's dark rim beside a brown stock), and some cards read only so."""
+    if not FRINGE_PX:
+        return False
+    h, w = rect_bgr.shape[:2]
+    _, plain = _covered(overlap, w, h)
+    _, grown = _covered(overlap, w, h, ink, rect_bgr)
+    return bool((grown != plain).any())
+
+
+def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
+                 rect_bgr: np.ndarray) -> np.ndarray:
+    """``cov`` grown over the cover's fringe (`FRINGE_PX`): step by step over the ink next to
+    it that is dull or coloured like the cover, keeping the long runs along its edge."""
+    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
+    hue, sat, val = cv2.split(hsv)
+    under = raw.astype(bool)
+    ch, cs, cv_ = (float(np.median(c[under])) for c in (hue, sat, val))
+    dh = np.abs(hue.astype(np.int16) - int(ch))
+    dh = np.minimum(dh, 180 - dh)
+    like = (dh <= FRINGE_HUE) & (np.abs(sat.astype(np.int16) - int(cs)) <= FRINGE_SAT) & \
+        (val.astype(np.int16) <= int(cv_) + 20)
+    can = (ink > 0) & ((sat <= 70) | like) & (cov == 0)
+    can = can.astype(np.uint8)
+    reach = cov.copy()
+    k = np.ones((3, 3), np.uint8)
+    for _ in range(FRINGE_PX):  # grown only through candidates: joined to the cover
+        reach = cv2.dilate(reach, k) & (cov | can)
+    fringe = reach & (1 - cov)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fringe, connectivity=8)
+    out = cov.copy()
+    w = cov.shape[1]
+    for i in range(1, n):
+        if max(stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]) >= FRINGE_LONG * w:
+            out[labels == i] = 1
+    return out
+
+
+def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
+                  fringe: bool = True) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, its hidden pintas counted from their
     twins in view. Every Spanish layout but a few is its own image turned about the card's
     centre, so a pinta in view whose twin lies under the other card stands for two, where the
@@ -991,7 +1050,9 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     both sides of the card's middle (a 3 drawn left, right, left with its right side covered
     would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size."""
     h, w = rect_bgr.shape[:2]
-    raw, cov = _covered(overlap, w, h)
+    if ink is None:
+        ink = _ink(rect_bgr)
+    raw, cov = _covered(overlap, w, h, ink, rect_bgr if fringe else None)
     x0, y0, x1, y1 = _inked_box(w, h)
     inner = np.zeros((h, w), np.uint8)
     inner[y0:y1, x0:x1] = 1
@@ -1005,8 +1066,6 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray,
     both = int((under & under[::-1, ::-1]).sum())  # hidden, and its turned image hidden too
     if both and not BOTH_SIDES_MOST:
         return None, "covered on both sides of the centre"
-    if ink is None:
-        ink = _ink(rect_bgr)
     near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
     whole, cut = [], []
     for b in pintas(rect_bgr, ink=ink * (1 - cov)):
@@ -1140,7 +1199,8 @@ class _Filled:
     count: Tuple[Optional[str], str]  # ... and its `count_pintas` as a card that may be covered
 
 
-def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]):
+def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray],
+            fringe: bool = True):
     """The card with every pixel ``overlap`` hides filled from its image turned about the
     card's centre where that is in view, and with paper where both are hidden, counted (a
     `_Filled`); or why not (a string). ``read_filled`` and ``read_filled_ace`` share one.
@@ -1148,7 +1208,7 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
     if ink is None:
         ink = _ink(rect_bgr)
     h, w = rect_bgr.shape[:2]
-    raw, cov = _covered(overlap, w, h)
+    raw, cov = _covered(overlap, w, h, ink, rect_bgr if fringe else None)
     if not raw.any():
         return "nothing covered"
     cov = cov.astype(bool)
@@ -1549,10 +1609,13 @@ class Reader:
                                 whole_layout=layout)
         fill = None  # the card filled from its own image turned, made once for both readers
         if code is None and MIRRORED and overlap is not None and keep is not None:
-            code, _ = read_mirrored(rect_bgr, overlap, ink)
-            if code is None and FILLED:
-                fill = _filled(rect_bgr, overlap, ink)
-                code, _ = read_filled(rect_bgr, overlap, ink, fill)
+            for fringe in (False, True) if _has_fringe(rect_bgr, overlap, ink) else (False,):
+                code, _ = read_mirrored(rect_bgr, overlap, ink, fringe)
+                if code is None and FILLED:
+                    fill = _filled(rect_bgr, overlap, ink, fringe)
+                    code, _ = read_filled(rect_bgr, overlap, ink, fill)
+                if code is not None:
+                    break
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
