@@ -814,3 +814,14 @@ def test_pintas_blurred_together_are_counted_only_parted_in_a_pattern(scene_read
     assert scene_reading("fournier-1878", 130090, "7O") == "7O"
     monkeypatch.setattr(agnostic, "MERGED_SPREAD", False)
     assert scene_reading("fournier-1878", 130090, "7O") == "8O"
+
+
+def test_a_centre_sword_filled_from_its_own_image_counts_once(scene_reading, monkeypatch):
+    """Fresh-seed scene 90005: a Fournier trump 3 of espadas under the stock. Filled from its
+    own image turned, its centre sword gets a second hilt where its point was, and measured 1.8
+    swords. A long pinta on the card's centre, made whole by the fill, is one pinta."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 90005, "3E") == "3E"
+    monkeypatch.setattr(agnostic, "FILLED_CENTRE", (0.0, 0.0))
+    assert scene_reading("fournier-1878", 90005, "3E") is None
