@@ -997,16 +997,17 @@ def _covered(overlap: np.ndarray, w: int, h: int, ink: Optional[np.ndarray] = No
     return raw, cov
 
 
-def _has_fringe(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray) -> bool:
-    """Whether the cover over the card has a fringe (`_with_fringe`) to take in. The readers of
-    a covered card try it without first: the fringe may take in the edge of a pinta beside the
-    cover (a coin's dark rim beside a brown stock), and some cards read only so."""
-    if not FRINGE_PX:
-        return False
+def _covers(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray
+            ) -> List[Tuple[np.ndarray, np.ndarray]]:
+    """The `_covered` maps the readers of a covered card try in turn: without the fringe
+    (`_with_fringe`), then with it if it takes in anything (it may take in the edge of a pinta
+    beside the cover, a coin's dark rim beside a brown stock, and some cards read only so)."""
     h, w = rect_bgr.shape[:2]
-    _, plain = _covered(overlap, w, h)
-    _, grown = _covered(overlap, w, h, ink, rect_bgr)
-    return bool((grown != plain).any())
+    raw, plain = _covered(overlap, w, h)
+    if not FRINGE_PX or not raw.any():
+        return [(raw, plain)]
+    grown = _with_fringe(plain, raw, ink, rect_bgr)
+    return [(raw, plain)] + ([(raw, grown)] if (grown != plain).any() else [])
 
 
 def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
@@ -1038,7 +1039,8 @@ def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
 
 
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
-                  fringe: bool = True) -> Tuple[Optional[str], str]:
+                  cover: Optional[Tuple[np.ndarray, np.ndarray]] = None
+                  ) -> Tuple[Optional[str], str]:
     """(code, why): a number card partly under another, its hidden pintas counted from their
     twins in view. Every Spanish layout but a few is its own image turned about the card's
     centre, so a pinta in view whose twin lies under the other card stands for two, where the
@@ -1048,11 +1050,12 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     twin is in view and missing says no; a 6 or an 8 is not counted when the cover reaches the
     middle column, where a 7's or 9's extra pinta would lie; and the pintas in view must lie on
     both sides of the card's middle (a 3 drawn left, right, left with its right side covered
-    would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size."""
+    would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size;
+    ``cover``: its `_covered` maps, if already made (default: with the fringe)."""
     h, w = rect_bgr.shape[:2]
     if ink is None:
         ink = _ink(rect_bgr)
-    raw, cov = _covered(overlap, w, h, ink, rect_bgr if fringe else None)
+    raw, cov = cover if cover is not None else _covered(overlap, w, h, ink, rect_bgr)
     x0, y0, x1, y1 = _inked_box(w, h)
     inner = np.zeros((h, w), np.uint8)
     inner[y0:y1, x0:x1] = 1
@@ -1200,15 +1203,16 @@ class _Filled:
 
 
 def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray],
-            fringe: bool = True):
+            cover: Optional[Tuple[np.ndarray, np.ndarray]] = None):
     """The card with every pixel ``overlap`` hides filled from its image turned about the
     card's centre where that is in view, and with paper where both are hidden, counted (a
     `_Filled`); or why not (a string). ``read_filled`` and ``read_filled_ace`` share one.
-    ``ink``: the card's `_ink`, if already made."""
+    ``ink``: the card's `_ink`, if already made; ``cover``: its `_covered` maps, if already
+    made (default: with the fringe)."""
     if ink is None:
         ink = _ink(rect_bgr)
     h, w = rect_bgr.shape[:2]
-    raw, cov = _covered(overlap, w, h, ink, rect_bgr if fringe else None)
+    raw, cov = cover if cover is not None else _covered(overlap, w, h, ink, rect_bgr)
     if not raw.any():
         return "nothing covered"
     cov = cov.astype(bool)
@@ -1636,10 +1640,10 @@ class Reader:
                                 whole_layout=layout)
         fill = None  # the card filled from its own image turned, made once for both readers
         if code is None and MIRRORED and overlap is not None and keep is not None:
-            for fringe in (False, True) if _has_fringe(rect_bgr, overlap, ink) else (False,):
-                code, _ = read_mirrored(rect_bgr, overlap, ink, fringe)
+            for cover in _covers(rect_bgr, overlap, ink):
+                code, _ = read_mirrored(rect_bgr, overlap, ink, cover)
                 if code is None and FILLED:
-                    fill = _filled(rect_bgr, overlap, ink, fringe)
+                    fill = _filled(rect_bgr, overlap, ink, cover)
                     code, _ = read_filled(rect_bgr, overlap, ink, fill)
                 if code is not None:
                     break
