@@ -825,3 +825,38 @@ def test_a_centre_sword_filled_from_its_own_image_counts_once(scene_reading, mon
     assert scene_reading("fournier-1878", 90005, "3E") == "3E"
     monkeypatch.setattr(agnostic, "FILLED_CENTRE", (0.0, 0.0))
     assert scene_reading("fournier-1878", 90005, "3E") is None
+
+
+def test_a_pinta_held_up_beside_a_card_on_top_names_no_suit(scene_reading, monkeypatch):
+    """Fresh-seed scene 20013: a Naipes trump ace of oros under the stock, a corner of another
+    card over its top. Read from its head end, the ace's wide banner and medallion passed for a
+    rey's shoulders, and its red banner beside that corner for the cup he holds: 12C. A pinta
+    held up must lie clear of any card over this one."""
+    from vision import pictures
+
+    assert scene_reading("naipes-libres", 20013, "1O") is None
+    monkeypatch.setattr(pictures, "HELD_CLEAR", 1.0)
+    assert scene_reading("naipes-libres", 20013, "1O") == "12C"
+
+
+def test_a_figure_is_read_from_a_head_end_a_quarter_covered(scene_reading, monkeypatch):
+    """Fresh-seed scene 20012: a Naipes caballo of espadas, a card's corner over a tenth or more
+    of his head end. With the held pinta kept clear of the cover, the head end may be up to a
+    quarter covered (`HEAD_COVERED`)."""
+    from vision import pictures
+
+    assert scene_reading("naipes-libres", 20012, "11E") == "11E"
+    monkeypatch.setattr(pictures, "HEAD_COVERED", 0.1)
+    assert scene_reading("naipes-libres", 20012, "11E") is None
+
+
+def test_pintas_run_together_are_no_lone_two(scene_reading, monkeypatch):
+    """Fresh-seed scene 130070: a Naipes 8 of copas, blurred, a corner under another card, its
+    cups run together in two blobs of four. One of them, alone at the end of the middle column
+    with the other cut, passed for a 2's one cup with its twin hidden. Thinned, it falls into
+    cups: no single pinta, so no 2."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 130070, "8C") is None
+    monkeypatch.setattr(agnostic, "LONE_ONE", False)
+    assert scene_reading("naipes-libres", 130070, "8C") == "2C"
