@@ -20,7 +20,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from statistics import median
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import cv2
 import numpy as np
@@ -998,16 +998,19 @@ def _covered(overlap: np.ndarray, w: int, h: int, ink: Optional[np.ndarray] = No
 
 
 def _covers(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray
-            ) -> List[Tuple[np.ndarray, np.ndarray]]:
+            ) -> Iterator[Tuple[np.ndarray, np.ndarray]]:
     """The `_covered` maps the readers of a covered card try in turn: without the fringe
     (`_with_fringe`), then with it if it takes in anything (it may take in the edge of a pinta
-    beside the cover, a coin's dark rim beside a brown stock, and some cards read only so)."""
+    beside the cover, a coin's dark rim beside a brown stock, and some cards read only so). The
+    fringe is made only if asked for: most cards read without it."""
     h, w = rect_bgr.shape[:2]
     raw, plain = _covered(overlap, w, h)
+    yield raw, plain
     if not FRINGE_PX or not raw.any():
-        return [(raw, plain)]
+        return
     grown = _with_fringe(plain, raw, ink, rect_bgr)
-    return [(raw, plain)] + ([(raw, grown)] if (grown != plain).any() else [])
+    if (grown != plain).any():
+        yield raw, grown
 
 
 def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
