@@ -787,8 +787,7 @@ def test_the_stocks_fringe_is_taken_in_with_it_and_a_sword_beside_it_is_not():
     overlap = np.zeros((h, w), np.uint8)
     overlap[110:, :] = 1
     ink = agnostic._ink(card)
-    raw, plain = agnostic._covered(overlap, w, h)
-    raw, grown = agnostic._covered(overlap, w, h, ink, card)
+    (raw, plain), (_, grown) = agnostic._covers(card, overlap, ink)
     assert not plain[98:100].any() and grown[98:104].all()
     assert not grown[80:88].any() and not grown[60:66].any()
 

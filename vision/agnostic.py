@@ -795,6 +795,12 @@ ACE_UNPLACED = True  # a card that may be covered somewhere unknown, no card or 
 # of any card beside it (thirtieth session)
 
 
+def _across_centre(blobs: List[Pinta]) -> bool:
+    """Whether the largest blob's box spans the card's centre, as an ace's one long pinta does."""
+    x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
+    return x0 < 0.5 < x1 and y0 < 0.5 < y1
+
+
 def read_unplaced_ace(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
                       beside: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """`read_ace` of a card whose outline is poorly supported but that nothing known lies over:
@@ -805,10 +811,9 @@ def read_unplaced_ace(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     code, why = read_ace(blobs, rect_bgr.shape[0] * rect_bgr.shape[1])
     if code is None:
         return None, why
-    big = max(blobs, key=lambda b: b.area)
-    x0, y0, x1, y1 = big.box
-    if not (x0 < 0.5 < x1 and y0 < 0.5 < y1):
+    if not _across_centre(blobs):
         return None, "one long pinta off the centre"
+    x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
     if beside is not None:
         h, w = rect_bgr.shape[:2]
         near = cv2.resize(beside.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
@@ -983,18 +988,13 @@ FRINGE_HUE, FRINGE_SAT = 8, 50  # ...dull, or coloured like the cover (OpenCV hu
 # ran into them, one blob. A sword lying beside the cover is in colour, and no fringe.
 
 
-def _covered(overlap: np.ndarray, w: int, h: int, ink: Optional[np.ndarray] = None,
-             rect_bgr: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+def _covered(overlap: np.ndarray, w: int, h: int) -> Tuple[np.ndarray, np.ndarray]:
     """(raw, grown) 0/1 maps at the card's size ``w`` x ``h`` of where ``overlap`` says another
-    card lies: as given, and grown by `MIRROR_PAD_PX` to take in its edge, and over its fringe
-    (`FRINGE_PX`) if the card (``rect_bgr``) and its `_ink` are given."""
+    card lies: as given, and grown by `MIRROR_PAD_PX` to take in its edge."""
     raw = (cv2.resize(overlap.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
            > 0.01).astype(np.uint8)
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * MIRROR_PAD_PX + 1,) * 2)
-    cov = cv2.dilate(raw, grow)
-    if ink is not None and rect_bgr is not None and FRINGE_PX and raw.any():
-        cov = _with_fringe(cov, raw, ink, rect_bgr)
-    return raw, cov
+    return raw, cv2.dilate(raw, grow)
 
 
 def _covers(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray
@@ -1002,7 +1002,8 @@ def _covers(rect_bgr: np.ndarray, overlap: np.ndarray, ink: np.ndarray
     """The `_covered` maps the readers of a covered card try in turn: without the fringe
     (`_with_fringe`), then with it if it takes in anything (it may take in the edge of a pinta
     beside the cover, a coin's dark rim beside a brown stock, and some cards read only so). The
-    fringe is made only if asked for: most cards read without it."""
+    fringe is made only if asked for: most cards read without it. The last is the fullest
+    cover, the readers' own when they are given none."""
     h, w = rect_bgr.shape[:2]
     raw, plain = _covered(overlap, w, h)
     yield raw, plain
@@ -1054,11 +1055,11 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     middle column, where a 7's or 9's extra pinta would lie; and the pintas in view must lie on
     both sides of the card's middle (a 3 drawn left, right, left with its right side covered
     would read as a 4). ``overlap``: 1 where another card (or a hand) lies over it, any size;
-    ``cover``: its `_covered` maps, if already made (default: with the fringe)."""
+    ``cover``: its `_covered` maps, if already made (default: `_covers`' fullest)."""
     h, w = rect_bgr.shape[:2]
     if ink is None:
         ink = _ink(rect_bgr)
-    raw, cov = cover if cover is not None else _covered(overlap, w, h, ink, rect_bgr)
+    raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
     x0, y0, x1, y1 = _inked_box(w, h)
     inner = np.zeros((h, w), np.uint8)
     inner[y0:y1, x0:x1] = 1
@@ -1213,11 +1214,11 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
     card's centre where that is in view, and with paper where both are hidden, counted (a
     `_Filled`); or why not (a string). ``read_filled`` and ``read_filled_ace`` share one.
     ``ink``: the card's `_ink`, if already made; ``cover``: its `_covered` maps, if already
-    made (default: with the fringe)."""
+    made (default: `_covers`' fullest)."""
     if ink is None:
         ink = _ink(rect_bgr)
     h, w = rect_bgr.shape[:2]
-    raw, cov = cover if cover is not None else _covered(overlap, w, h, ink, rect_bgr)
+    raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
     if not raw.any():
         return "nothing covered"
     cov = cov.astype(bool)
@@ -1301,8 +1302,7 @@ def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.
     blobs = fill.blobs
     code, why = read_ace(blobs, h * w)
     if code is not None:
-        x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
-        if not (x0 < 0.5 < x1 and y0 < 0.5 < y1):
+        if not _across_centre(blobs):
             return None, "one long pinta off the centre"
         if code == "1E" and _in_box(fill.ink)[~fill.cov].mean() > FILLED_SWORD_INK:
             return None, "more ink in view than one sword"

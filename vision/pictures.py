@@ -681,7 +681,8 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     a pinta may not reach (strip-sized, nonzero near another card lying over this one: a pinta
     cut there may be another suit's, or part of that card)."""
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    card = (hsv.shape[1], h)
+    w = hsv.shape[1]
+    card = (w, h)
     found = {}
     found_at = {}  # suit -> the part, to drop those that reach ``away``
 
@@ -727,7 +728,6 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     cut = int(CUP_DEPTH * h)
     warm[cut:] = 0  # a bowl resting on a horse's head is one red blob with it
     paper = (val > 0.8 * paper_v) & (sat < paper_s + 35)
-    w = hsv.shape[1]
     for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card, keep=True):
         if p.area <= 420 and _bowl(p) and p.solidity >= 0.9 and p.y0 <= 0.14 and \
                 p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58) and _narrows(p, cut, w):
@@ -740,7 +740,8 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
                 found_at["C"] = p
     if away is not None:
         for suit, q in found_at.items():
-            box = away[int(q.y0 * h):int(np.ceil(q.y1 * h)) + 1, int(q.x0 * w):int(np.ceil(q.x1 * w)) + 1]
+            box = away[int(q.y0 * h):int(np.ceil(q.y1 * h)) + 1,
+                       int(q.x0 * w):int(np.ceil(q.x1 * w)) + 1]
             if box.any():
                 del found[suit]
     return found
