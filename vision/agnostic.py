@@ -25,7 +25,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import pictures
+from vision import medallion, pictures
 from vision.geometry import RECT_H, RECT_W
 from vision.identify import Identity
 
@@ -1270,6 +1270,9 @@ def _centre_once(blobs: List[Pinta], take: np.ndarray, w: int, h: int) -> List[P
     return blobs
 
 
+MEDALLION = True  # a card read as nothing else is the ace of oros if the medallion's rim shows
+# (`medallion.read_medallion`; thirty-second session)
+
 FILLED_ACE = True  # a covered card filled so (`_filled`) that shows one long pinta across its
 # centre, or one emblem, is that ace (`read_filled_ace`; thirtieth session)
 FILLED_ACE_LOST = 0.01  # of the card at most hidden at both ends (paper in the filled card)
@@ -1676,6 +1679,12 @@ class Reader:
             if code is not None:
                 return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
                                 margin=1.0, pair=1.0, view="mirrored")
+        if MEDALLION:
+            cover = None if overlap is None else _covered(overlap, *rect_bgr.shape[1::-1])[1]
+            code, _ = medallion.read_medallion(rect_bgr, cover)
+            if code is not None:
+                return Identity(code, True, pictures.PICTURE_CONFIDENCE, candidate=code,
+                                score=1.0, margin=1.0, pair=1.0, view="picture")
         if keep is not None and keep.mean() < 0.6:
             return Identity(None, True, 0.0)  # too little of it in view
         code, rotated, sim, margin = self.scores(rect_bgr, keep)
