@@ -926,3 +926,16 @@ def test_a_medallion_off_the_middle_column_is_none(shared_dir, monkeypatch):
     assert aces_away() == []
     monkeypatch.setattr(medallion, "CENTRE_X", (0.42, 0.58))
     assert len(aces_away()) == 1
+
+
+def test_pintas_run_together_are_coloured_like_one_of_the_single_pintas(scene_reading,
+                                                                       monkeypatch):
+    """Fresh-seed scene 110015: a Fournier 7 of bastos in full view. Fournier draws its clubs
+    red, green and yellow; the yellow club lying across runs into a green one, a blob of 2.13
+    clubs whose colours were far from the mean of the red and green ones, and was taken for an
+    ornament. It is coloured like one of them."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 110015, "7B") == "7B"
+    monkeypatch.setattr(agnostic, "UNSURE_LIKE_ONE", False)
+    assert scene_reading("fournier-1878", 110015, "7B") is None
