@@ -25,7 +25,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import medallion, pictures
+from vision import medallion, numerals, pictures
 from vision.geometry import RECT_H, RECT_W
 from vision.identify import Identity
 
@@ -1183,9 +1183,19 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if n == 4 and any(abs(b.y - 0.5) < FOUR_OFF_MIDDLE for b in singles + cut_twins):
         return None, "a pinta on the middle row: no 4"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n in (6, 8) and hidden[:, mx0:mx1].any():
+    if n in (6, 8) and hidden[:, mx0:mx1].any() and not _no_extra_pinta(rect_bgr, cov):
         return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+NUMERAL_LOOPS = True  # a 6 or an 8 whose 7's or 9's extra pinta may be hidden is named when its
+# index numeral in view has a loop in its lower half (`numerals.loops`: a 7 and a 9 have none)
+
+
+def _no_extra_pinta(rect_bgr: np.ndarray, cov: np.ndarray) -> bool:
+    """Whether the index numeral in view says a 6 or an 8, not a 7 or a 9 (`NUMERAL_LOOPS`):
+    the pintas cannot, the extra pinta's place being hidden."""
+    return NUMERAL_LOOPS and numerals.loops(rect_bgr, cov) == "lower"
 
 
 FILLED = True  # a card read by `read_mirrored` in no other way is read filled (`read_filled`)
@@ -1356,7 +1366,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     n = int(code[:-1])
     x0, y0, x1, y1 = _inked_box(w, h)
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n in (6, 8) and cov[y0:y1, mx0:mx1].any():
+    if n in (6, 8) and cov[y0:y1, mx0:mx1].any() and not _no_extra_pinta(rect_bgr, cov):
         return None, "a 7 or a 9 may hide its extra pinta"
     unit = _unit_area([b.area for b in blobs])
     if unit is None:

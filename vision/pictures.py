@@ -74,6 +74,10 @@ CABALLO_LENGTH = {False: 1.65, True: 1.3}  # least elongation of a rider; on a c
 # (0.66 at most) unlike the medallion (0.75 and up). Not on a card another overlaps: the other
 # card's ink, or its cut, makes a picture compact too (a built-in caballo, 1.39 long, with a
 # corner of a card over it took that card's frame line for a held blade: 150000+ seeds)
+CROSSED_CLUBS = (1.9, 0.39)  # least elongation, largest share of the card of the 3 of bastos's
+# three clubs crossed (1.95 and 0.36 at the true corners; on the outlines the pipeline finds, a
+# little inside the card's edge, Fournier's measured 1.93 long and 0.37 of the card: eight seed
+# sets, thirty-second session)
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -139,8 +143,9 @@ class Silhouette:
             # Fournier's: 0.28-0.36 symmetric, solidity 0.49-0.57, elongation 1.89-1.99, area
             # 0.2-0.27; the nearest others: the 3 of copas 0.17-0.19 symmetric and 1.78-1.84
             # long, a sota of copas 0.38 symmetric but 0.32 of the card and 2.09 long)
-        if self.share >= 0.95 and 0.72 <= y <= 0.92 and 0.54 <= s <= 0.66 and 1.95 <= e <= 2.25 \
-                and 0.27 <= a <= 0.36 and h["green"] >= 0.12 and h["blue"] <= 0.1:
+        if self.share >= 0.95 and 0.72 <= y <= 0.92 and 0.54 <= s <= 0.66 and \
+                CROSSED_CLUBS[0] <= e <= 2.25 and 0.27 <= a <= CROSSED_CLUBS[1] and \
+                h["green"] >= 0.12 and h["blue"] <= 0.1:
             return "3B"  # three clubs crossed: nearly symmetric, hollow between them (a page
             # is 0.68 symmetric at most; a cup is solid red and gold)
         return None
