@@ -986,3 +986,24 @@ def test_a_six_or_eight_whose_extra_pintas_place_is_hidden_is_named_by_its_numer
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(agnostic, "NUMERAL_LOOPS", False)
     assert scene_reading(name, seed, code) is None
+
+
+def test_the_medallion_and_numeral_readers_take_any_card_image():
+    """Paper, ink, noise and a gold card with every cover map kind: no exception, and no
+    medallion or numeral read from a card of one colour."""
+    from vision.medallion import read_medallion
+    from vision.numerals import loops
+
+    rng = np.random.default_rng(7)
+    gold = np.zeros((180, 120, 3), np.uint8)
+    gold[:] = (0, 200, 255)
+    cards = [np.full((180, 120, 3), 235, np.uint8), np.zeros((180, 120, 3), np.uint8),
+             rng.integers(0, 256, (180, 120, 3), dtype=np.uint8), gold]
+    covers = [None, np.zeros((180, 120), np.uint8), np.ones((180, 120), bool),
+              np.eye(180, 120, dtype=np.uint8)]
+    for card in cards:
+        for cover in covers:
+            assert read_medallion(card, cover)[0] in (None, "1O")
+            assert loops(card, cover) in (None, "lower", "upper")
+    for card in cards[:2] + cards[3:]:
+        assert read_medallion(card)[0] is None and loops(card) is None
