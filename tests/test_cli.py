@@ -116,6 +116,11 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
         assert int(row[2]) > 0 and row[3].endswith("%") and "of" in row
     assert re.search(r"enrolled\s+ms per frame: median [\d.]+\s+p95 [\d.]+\s+\(detect median [\d.]+, "
                      r"identify median [\d.]+; 2 frames\)", out)
+    # which of two overlapping cards lies on top, against the scenes' truth
+    order = re.search(r"builtin-40\s+(\d+) pairs: right\s+([\d.]+)%, tied \(both read as below\)\s+"
+                      r"([\d.]+)%, wrong\s+([\d.]+)%", out)
+    assert order and int(order[1]) > 0
+    assert abs(sum(float(order[k]) for k in (2, 3, 4)) - 100) < 0.2
     # and by step: detection's and identification's, each a measured figure
     steps = re.search(r"by step, mean ms a frame: detect: (.*); identify: (.*)", out)
     assert steps and "mask" in steps[1] and "blob hypotheses" in steps[1] and "first read" in steps[2]

@@ -51,6 +51,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
     stats = {k: dict(up=0, correct=0, unknown=0, wrong=0, missed=0, fp_coded=0, down=0,
                      down_ok=0, up_as_back=0, up_clear=0, correct_clear=0) for k in identifiers}
     recs = {k: Recogniser(v) for k, v in identifiers.items()}
+    order = dict(pairs=0, right=0, both=0, wrong=0)  # overlapping cards, which lies on top
     for k in range(n):
         rng = np.random.default_rng(seed + k)
         scene = synth.random_scene(rng, deck)
@@ -92,9 +93,30 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
                         < 0.2 * np.linalg.norm(t.corners[1] - t.corners[2])]
                 if not any(t.code == s.code for t in near):
                     st["fp_coded"] += 1
+        _tally_order(frame.truth, frame.image, order)
         if (k + 1) % 10 == 0 or k + 1 == n:
             print(f"  {name}: {k + 1}/{n} scenes", file=sys.stderr, flush=True)
-    return stats
+    return stats, order
+
+
+def _tally_order(truth, image, tally) -> None:
+    """Count how the recogniser orders overlapping cards, one face up at least, against the truth
+    (a scene's cards are laid in order, each on those before it): right, both taken as below (a
+    tie), or wrong. A card below is read from its part in view: a wrong order costs readings."""
+    from vision import detect
+    from vision.recognise import below, overlapping_pairs
+
+    dets = detect.detect_cards(image)
+    pairs, _ = _match(truth, dets)
+    truth_of = {j: i for i, j in pairs.items()}
+    for i, j in overlapping_pairs(dets):
+        if i not in truth_of or j not in truth_of or \
+                not (truth[truth_of[i]].face_up or truth[truth_of[j]].face_up):
+            continue  # (the stock's backs on one another: no face to read)
+        bi, bj = below(dets[i], dets[j])
+        i_below = truth_of[i] < truth_of[j]
+        tally["pairs"] += 1
+        tally["both" if bi and bj else "right" if (bi, bj) == (i_below, not i_below) else "wrong"] += 1
 
 
 def run(args) -> int:
@@ -117,13 +139,15 @@ def run(args) -> int:
           f"face-up cards with >= {args.min_visible:.0%} visible")
     times: dict = {}
     stages: dict = {}  # mode -> per frame, ms by step (`Timing.per_stage`)
-    rows = []
+    rows, orders = [], []
     for deck in decks:
         ids = {"enrolled": Templates.from_deck(deck)}
         if not args.no_agnostic:
             ids["agnostic"] = Reader()
             ids["learning"] = Learner()  # the agnostic reader, learning the deck scene by scene
-        stats = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages, args.seed)
+        stats, order = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages,
+                                 args.seed)
+        orders.append((deck.name, order))
         for mode, st in stats.items():
             rows.append((deck.name, mode, st))
     print()
@@ -137,6 +161,11 @@ def run(args) -> int:
               f"{st['down_ok']:>4}/{st['down']:<4} {st['up_as_back']:10d} "
               f"{st['correct_clear'] / max(st['up_clear'], 1):8.2%} "
               f"of {st['up_clear']:<4}")
+    print("which of two overlapping cards (one face up at least) lies on top, as judged:")
+    for name, o in orders:
+        n = max(o["pairs"], 1)
+        print(f"  {name:16} {o['pairs']:4d} pairs: right {o['right'] / n:6.1%}, tied (both read as "
+              f"below) {o['both'] / n:6.1%}, wrong {o['wrong'] / n:6.1%}")
     print()
     for mode, ts in times.items():
         a = np.array(ts)
