@@ -106,12 +106,12 @@ def test_simulate_then_track_scores_the_game_and_takes_corrections(tmp_path):
 def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
     """Two scenes of the built-in deck (no reference decks in an empty folder): the table has a
     row per identifier with measured shares, and the time line splits detect from identify."""
-    r = cli("bench", "vision", "--scenes", "2", "--decks", str(tmp_path))
+    r = cli("bench", "vision", "--scenes", "2", "--warm", "3", "--decks", str(tmp_path))
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "no reference decks" in out
     rows = [line.split() for line in out.splitlines() if line.startswith("builtin-40")]
-    assert [row[1] for row in rows] == ["enrolled", "agnostic", "learning"]
+    assert [row[1] for row in rows] == ["enrolled", "agnostic", "learning", "warmed"]
     for row in rows:
         assert int(row[2]) > 0 and row[3].endswith("%") and "of" in row
     assert re.search(r"enrolled\s+ms per frame: median [\d.]+\s+p95 [\d.]+\s+\(detect median [\d.]+, "

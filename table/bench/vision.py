@@ -19,6 +19,8 @@ def configure(p):
     p.add_argument("--no-agnostic", action="store_true",
                    help="skip the deck-agnostic reader (and the learning one)")
     p.add_argument("--seed", type=int, default=10_000, help="first scene seed (fixed set by default)")
+    p.add_argument("--warm", type=int, default=40,
+                   help="scenes of other seeds the 'warmed' learner watches before the measured ones")
 
 
 def _match(truth, seen, tol_frac=0.2):
@@ -99,6 +101,26 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
     return stats, order
 
 
+WARM_SEED = 900_000  # the warmed learner's first scenes: no seed of the measured set
+
+
+def _warmed(learner, deck, n: int, seed: int):
+    """``learner`` after watching ``n`` scenes of ``deck`` (seeds from ``seed``): it learns from
+    its own sure readings only, as at a table where the game has gone on a while."""
+    import numpy as np
+
+    from vision import synth
+    from vision.recognise import Recogniser
+
+    rec = Recogniser(learner)
+    for k in range(n):
+        scene = synth.random_scene(np.random.default_rng(seed + k), deck)
+        rec.recognise(synth.render_scene(scene, seed=k).image)
+        if (k + 1) % 20 == 0 or k + 1 == n:
+            print(f"  {deck.name}: warming the learner, {k + 1}/{n} scenes", file=sys.stderr, flush=True)
+    return learner
+
+
 def _tally_order(truth, image, tally) -> None:
     """Count how the recogniser orders overlapping cards, one face up at least, against the truth
     (a scene's cards are laid in order, each on those before it): right, both taken as below (a
@@ -145,6 +167,8 @@ def run(args) -> int:
         if not args.no_agnostic:
             ids["agnostic"] = Reader()
             ids["learning"] = Learner()  # the agnostic reader, learning the deck scene by scene
+            if args.warm:  # ... and one that has watched a few minutes of play first
+                ids["warmed"] = _warmed(Learner(), deck, args.warm, WARM_SEED)
         stats, order = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages,
                                  args.seed)
         orders.append((deck.name, order))
@@ -161,6 +185,9 @@ def run(args) -> int:
               f"{st['down_ok']:>4}/{st['down']:<4} {st['up_as_back']:10d} "
               f"{st['correct_clear'] / max(st['up_clear'], 1):8.2%} "
               f"of {st['up_clear']:<4}")
+    if not args.no_agnostic and args.warm:
+        print(f"(learning: the agnostic reader learning the deck from its sure readings, from the first "
+              f"scene; warmed: the same after watching {args.warm} other scenes)")
     print("which of two overlapping cards (one face up at least) lies on top, as judged:")
     for name, o in orders:
         n = max(o["pairs"], 1)
