@@ -129,6 +129,24 @@ def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
         assert learner._trusted(six, lambda: card, cover) is (truth == "6O"), truth
 
 
+def test_a_card_that_may_be_covered_somewhere_unknown_needs_its_numeral_against_one_pinta_more():
+    """No card known over it, but its outline poorly seen (occluded): a reading of a number card
+    counts only if the numeral in view rules out the card with one pinta more, which a hidden
+    pinta would turn into it; read with nothing possibly over it, no numeral is asked for."""
+    from vision.identify import Identity
+
+    deck = synth.builtin(40)
+    learner = Learner()
+    for code in ("5C", "6C", "7C", "6B", "7B"):  # numerals 5 to 7, of other suits than oros
+        learner.learn(code, face_to_rect(deck.faces[code]))
+    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
+    six = Identity("6O", True, 0.96, runners=("5O", "1O"), pair=0.5)
+    for truth in ("6O", "7O"):
+        card = face_to_rect(deck.faces[truth])
+        assert learner._trusted(six, lambda: card, None)
+        assert learner._trusted(six, lambda: card, None, occluded=True) is (truth == "6O"), truth
+
+
 def _fournier_rey_of_espadas():
     """Fournier's deck and a rey of espadas of one of its benchmark scenes, rectified."""
     import numpy as np
