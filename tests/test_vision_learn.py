@@ -129,6 +129,32 @@ def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
         assert learner._trusted(six, lambda: card, cover) is (truth == "6O"), truth
 
 
+def test_a_covered_six_or_seven_needs_its_numeral_unless_the_pair_test_plainly_sides_with_it():
+    """A 6 and a 7 under the stock often show the same pintas: a reading of one whose runner-up
+    is the other needs the numeral below a pair test of `PAIR_NEAR_SEVEN`, higher than the
+    `PAIR_NEAR` of other near runners-up."""
+    import numpy as np
+
+    from vision.identify import Identity
+    from vision.learn import PAIR_NEAR, PAIR_NEAR_SEVEN
+
+    deck = synth.builtin(40)
+    learner = Learner()
+    for code in ("5C", "6C", "7C", "6B", "7B"):  # numerals 5 to 7, of other suits than oros
+        learner.learn(code, face_to_rect(deck.faces[code]))
+    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
+    cover = np.zeros((72, 48), np.float32)
+    cover[50:] = 1  # the bottom end under the stock
+    pair = (PAIR_NEAR + PAIR_NEAR_SEVEN) / 2
+    card = face_to_rect(deck.faces["6O"])
+    seven = Identity("7O", True, 0.99, runners=("6O", "5O"), pair=pair, view="masked")
+    assert not learner._trusted(seven, lambda: card, cover)  # its numeral is a 6's
+    assert learner._trusted(seven, lambda: face_to_rect(deck.faces["7O"]), cover)
+    plain = Identity("7O", True, 0.99, runners=("6O", "5O"), pair=PAIR_NEAR_SEVEN + 0.05,
+                     view="masked")
+    assert learner._trusted(plain, lambda: card, cover)  # the pair test says it plainly
+
+
 def test_a_card_that_may_be_covered_somewhere_unknown_needs_its_numeral_against_one_pinta_more():
     """No card known over it, but its outline poorly seen (occluded): a reading of a number card
     counts only if the numeral in view rules out the card with one pinta more, which a hidden
