@@ -101,21 +101,28 @@ def test_a_numeral_is_compared_with_those_of_the_other_suits():
     assert len(learner._glyphs("5", "C")) == 2 and len(learner._glyphs("5", "E")) == 6
 
 
+def _knowing_every_code():
+    """The built-in deck, a learner that knows every code of it and the numerals 5 to 7 (from
+    other suits than oros), and a cover map over a card's bottom end (under the stock)."""
+    import numpy as np
+
+    deck = synth.builtin(40)
+    learner = Learner()
+    for code in ("5C", "6C", "7C", "6B", "7B"):
+        learner.learn(code, face_to_rect(deck.faces[code]))
+    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
+    cover = np.zeros((72, 48), np.float32)
+    cover[50:] = 1
+    return deck, learner, cover
+
+
 def test_a_covered_card_whose_runner_up_is_a_pinta_off_needs_its_numeral():
     """Every code known, a reading of a covered card whose runner-up is a suit-mate a pinta off
     (or whose suit-mate a pinta more may hide it) and whose pair test hardly sides with it counts
     only if the numeral in view says so."""
-    import numpy as np
-
     from vision.identify import Identity
 
-    deck = synth.builtin(40)
-    learner = Learner()
-    for code in ("5C", "6C", "7C", "6B", "7B"):  # numerals 5 to 7, of other suits than oros
-        learner.learn(code, face_to_rect(deck.faces[code]))
-    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
-    cover = np.zeros((72, 48), np.float32)
-    cover[50:] = 1  # the bottom end under the stock
+    deck, learner, cover = _knowing_every_code()
     for truth in ("6O", "7O"):
         card = face_to_rect(deck.faces[truth])
         for pair, trusted in ((0.1, truth == "7O"), (0.5, True)):
@@ -133,18 +140,10 @@ def test_a_covered_six_or_seven_needs_its_numeral_unless_the_pair_test_plainly_s
     """A 6 and a 7 under the stock often show the same pintas: a reading of one whose runner-up
     is the other needs the numeral below a pair test of `PAIR_NEAR_SEVEN`, higher than the
     `PAIR_NEAR` of other near runners-up."""
-    import numpy as np
-
     from vision.identify import Identity
     from vision.learn import PAIR_NEAR, PAIR_NEAR_SEVEN
 
-    deck = synth.builtin(40)
-    learner = Learner()
-    for code in ("5C", "6C", "7C", "6B", "7B"):  # numerals 5 to 7, of other suits than oros
-        learner.learn(code, face_to_rect(deck.faces[code]))
-    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
-    cover = np.zeros((72, 48), np.float32)
-    cover[50:] = 1  # the bottom end under the stock
+    deck, learner, cover = _knowing_every_code()
     pair = (PAIR_NEAR + PAIR_NEAR_SEVEN) / 2
     card = face_to_rect(deck.faces["6O"])
     seven = Identity("7O", True, 0.99, runners=("6O", "5O"), pair=pair, view="masked")
@@ -161,11 +160,7 @@ def test_a_card_that_may_be_covered_somewhere_unknown_needs_its_numeral_against_
     pinta would turn into it; read with nothing possibly over it, no numeral is asked for."""
     from vision.identify import Identity
 
-    deck = synth.builtin(40)
-    learner = Learner()
-    for code in ("5C", "6C", "7C", "6B", "7B"):  # numerals 5 to 7, of other suits than oros
-        learner.learn(code, face_to_rect(deck.faces[code]))
-    learner.sightings.update({c: [None] for c in deck.codes if c not in learner.sightings})
+    deck, learner, _ = _knowing_every_code()
     six = Identity("6O", True, 0.96, runners=("5O", "1O"), pair=0.5)
     for truth in ("6O", "7O"):
         card = face_to_rect(deck.faces[truth])
