@@ -195,18 +195,17 @@ class Learner:
         # a covered card whose runner-up is a suit-mate a pinta or two off, the pair test hardly
         # siding with the reading: the part in view may be the same on both (a Fournier 6 of oros
         # under the stock shows the 7's top four coins), so its numeral must tell them apart
+        # the card with one pinta more, which a pinta hidden would turn into this one (a built-in
+        # 7 of espadas, 72% in view, read as the 6 with the ace the runner-up)
+        more = {str(int(rank) + 1)} if rank not in FIGURES and f"{int(rank) + 1}{suit}" in codes \
+            else set()
         hidden = set()
-        if UNPLACED_HIDDEN and cover is None and occluded and rank not in FIGURES and \
-                f"{int(rank) + 1}{suit}" in codes:
-            hidden.add(str(int(rank) + 1))  # covered somewhere unknown: a pinta may be hidden
+        if UNPLACED_HIDDEN and cover is None and occluded:
+            hidden = more  # covered somewhere unknown
         seven = {rank, ident.runners[0][:-1] if ident.runners else ""} == {"6", "7"}
         if cover is not None and ident.pair < (PAIR_NEAR_SEVEN if seven else PAIR_NEAR):
-            hidden = {c[:-1] for c in ident.runners[:1] if c[-1] == suit and near(c[:-1], rank)}
-            if rank not in FIGURES and f"{int(rank) + 1}{suit}" in codes:
-                # ... and so must the card with one pinta more: a pinta under the other card
-                # turns it into this one (a built-in 7 of espadas, 72% in view, read as the 6
-                # with the ace the runner-up)
-                hidden.add(str(int(rank) + 1))
+            hidden = more | {c[:-1] for c in ident.runners[:1]
+                             if c[-1] == suit and near(c[:-1], rank)}
         if not unknown and not hidden:
             return True
         if rect is None:
