@@ -68,9 +68,10 @@ UNPLACED_HIDDEN = True  # a card that may be covered where no known card lies (i
 PAIR_NEAR = 0.2  # a covered card read so whose runner-up is a suit-mate NEAR_PINTAS off must be
 # told from it by its numeral (`Learner._trusted`): of the template readings trusted with such a
 # runner-up on 100 scenes of each printed deck, the one wrong had 0.149, 6 of 60 right ones less
-PAIR_NEAR_SEVEN = 0.4  # ... and below this for a 6 or a 7 whose runner-up is the other: under the
-# stock they often show the same pintas (a Fournier trump 6 of oros read as the 7 at 0.999, pair
-# test 0.35, seed 50058; at 0.4 for every near runner-up, 15 right readings of four sets lost)
+PAIR_NEAR_SEVEN = 0.4  # ... and below this for a 6 or a 7 whose runner-up is a 7 or a 6 (of any
+# suit; its own suit's is then asked for): under the stock they often show the same pintas (a
+# Fournier trump 6 of oros read as the 7 at 0.999, pair test 0.35, seed 50058; at 0.4 for every
+# near runner-up, 15 right readings of four sets lost)
 
 CODES_40 = [str(c) for c in deck(40)]
 CODES_48 = [str(c) for c in deck(48)]
