@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from table.cards import Card, CardError, Rank
 from table.events import Event
-from table.game import IllegalAction, NotYourTurn, Play, Swap
+from table.game import IllegalAction, NotYourTurn, Play, Swap, deck_mask
 from table.ledger import Ledger
 from vision.observe import Observation, SeenCard
 
@@ -175,10 +175,23 @@ class Tracker:
             if t.still_since is None:  # a new still period: vote afresh over what is still
                 t.still_since = now
                 t.clear_readings()
-            if c.face_up and c.code:
+            if c.face_up and c.code and self._in_deck(c.code):
                 t.add_reading(c.code, c.confidence)
         self.tracks = [t for t in self.tracks if id(t) in seen_ids or now - t.last_seen < cfg.lost_s]
         self._act(obs)
+
+    def _in_deck(self, code: str) -> bool:
+        """Whether a reading names a card of the game's deck: an 8 or 9 read in a 40-card game
+        (five coins run together measured six) is no card on this table, so it abstains, as an
+        unknown frame does, rather than out-vote the frames that read the card right."""
+        m = self.ledger.match
+        if m is None:
+            return True
+        try:
+            index = Card.parse(code).index
+        except CardError:
+            return False
+        return bool(deck_mask(m.rules.deck_size) >> index & 1)
 
     def _match(self, c: SeenCard, taken) -> Optional[Track]:
         best, bd = None, self.cfg.match_mm

@@ -263,3 +263,18 @@ def test_a_card_read_the_same_in_many_frames_counts_under_the_confidence_bar(tmp
     assert "play" in table_after(["4C"] * 10).types()
     assert "play" not in table_after(["4C"] * 5).types()
     assert "play" not in table_after(["4C", "5C"] * 5).types()
+
+
+def test_a_reading_of_a_card_the_games_deck_lacks_abstains(tmp_path):
+    """An 8 read in a 40-card game (five coins run together measured six) is no card on this
+    table: those frames abstain, and the frames that read the 7 count it, with no misread alert."""
+    lay = Layout.for_players(2)
+    play = lay.zone_of(450, 170)
+    t = Table(tmp_path)
+    _start(t)
+    for i, code in enumerate(["8O", "7O"] * 5):
+        t.tracker.observe(Observation(0.6 + i / 10, (SeenCard("5O", True, .95, 105, 250, "stock"),
+                                                     SeenCard(code, True, 0.97, 450, 170, play))))
+    plays = [e.data["card"] for e in t.store.events() if e.type == "play"]
+    assert plays == ["7O"]
+    assert not [e for e in t.store.events() if e.type == "alert"]
