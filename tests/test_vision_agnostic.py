@@ -213,6 +213,7 @@ def test_a_pinta_run_into_thin_ink_inside_the_frame_is_opened_apart(k, i, code, 
     rect = rectify(fr.image, fr.truth[i].corners)
     assert count_pintas(rect) == (code, "ok")
     monkeypatch.setattr(agnostic, "THREAD_PX", ())
+    monkeypatch.setattr(agnostic, "RETHIN", False)  # (which counts it thinned, as a far card)
     assert count_pintas(rect) == (None, "a blob that is no whole number of pintas")
 
 
@@ -393,6 +394,67 @@ def test_pintas_drawn_touching_or_lying_across_are_counted(code):
 
     deck = _deck("fournier-1878")
     assert count_pintas(_face_rect(deck.faces[code]))[0] == code
+
+
+def _far_reads(deck, codes, blur=1.0):
+    """What the agnostic reader names each card of a scene of far cards, about 93 px long (the
+    whole 90 cm table in a 720p frame, as an installed camera sees it), a little blurred."""
+    cards = [synth.Placed(code, True, 200 + (i % 6) * 110, 200 + (i // 6) * 150, (i * 37) % 60 - 30)
+             for i, code in enumerate(codes)]
+    cam = Camera(height_mm=1000, hfov_deg=68, pitch_deg=2, roll_deg=-3)
+    nz = synth.Nuisances(light=(0.95, 0.15, -0.1), glare=(0, 0, 0, 0), blur=blur, noise=2.5, jpeg=85)
+    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=7), nz), seed=3)
+    seen = Recogniser(Reader()).recognise(fr.image)
+    out = []
+    for t in fr.truth:
+        m = [s for s in seen if np.hypot(*(s.corners.mean(axis=0) - t.corners.mean(axis=0))) < 12]
+        out.append(m[0].code if m else "missed")
+    return out
+
+
+@pytest.mark.parametrize("flag,code", [("COIN_PEAKS", "3O"), ("RETHIN", "7B")])
+def test_pintas_run_together_on_a_far_card_are_counted(flag, code, monkeypatch):
+    """Blur on a far card runs Fournier's three big coins into one blob that no thinning parts
+    (counted at the peaks of its distance transform), and its crossed clubs into 2.4 pintas (counted
+    again thinned)."""
+    from vision import agnostic
+
+    deck = _deck("fournier-1878")
+    codes = ["3O", "7O", "4C", "7B", "11C"] * 2
+    assert _far_reads(deck, codes) == codes
+    monkeypatch.setattr(agnostic, flag, False)
+    assert _far_reads(deck, codes).count(code) < 2
+
+
+def test_coins_run_together_are_counted_by_their_centres_not_their_area(monkeypatch):
+    """Seven gold discs, blurred until the middle five run together: by area they are six coins
+    or no whole number of them; by the peaks of the blob's distance transform, five."""
+    import cv2
+
+    from vision import agnostic
+
+    card = np.full((180, 120, 3), (200, 235, 245), np.uint8)
+    for x, y in ((32, 32), (89, 32), (59, 62), (32, 93), (87, 92), (32, 152), (89, 152)):
+        cv2.circle(card, (x, y), 20, (40, 190, 235), -1, cv2.LINE_AA)
+    card = cv2.GaussianBlur(card, (0, 0), 2.0)
+    assert agnostic.count_pintas(card)[0] == "7O"
+    blob = max(agnostic.pintas(card), key=lambda b: b.area)
+    assert len(agnostic.coin_pieces(blob, 120, 180)) == 5
+    monkeypatch.setattr(agnostic, "COIN_PEAKS", False)
+    assert agnostic.count_pintas(card)[0] != "7O"
+
+
+def test_a_thin_flourish_between_far_cups_is_no_pinta(monkeypatch):
+    """Fournier's 4 of copas far off: its flourish, 4.5 times as long as wide, measures 0.62 of
+    a blurred cup; under 0.7 of a pinta and so long it is an ornament, not a pinta cut short."""
+    from vision import agnostic
+
+    deck = _deck("fournier-1878")
+    codes = ["4C", "11C"] * 5
+    now = _far_reads(deck, codes, blur=0.8)
+    monkeypatch.setattr(agnostic, "ORNAMENT_LONG", 99.0)
+    assert now.count("4C") > _far_reads(deck, codes, blur=0.8).count("4C")
+    assert all(c in (t, None) for c, t in zip(now, codes))
 
 
 def test_pintas_touching_in_threes_are_counted_by_the_single_ones():
@@ -938,6 +1000,7 @@ def test_pintas_run_together_are_coloured_like_one_of_the_single_pintas(scene_re
 
     assert scene_reading("fournier-1878", 110015, "7B") == "7B"
     monkeypatch.setattr(agnostic, "UNSURE_LIKE_ONE", False)
+    monkeypatch.setattr(agnostic, "RETHIN", False)  # (which counts it thinned, as a far card)
     assert scene_reading("fournier-1878", 110015, "7B") is None
 
 

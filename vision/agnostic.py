@@ -139,11 +139,24 @@ PINTA_MIN_PX = 60  # blobs smaller than this (in the 120 x 180 rectified card) a
 UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
 MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
 LOOSE_TOL = 0.3  # a single pinta this far off its size (cut by the frame crop, an ornament
+ORNAMENT_LONG = 3.0  # ... or under 0.7 of one and this elongated (a Fournier 4 of copas's thin
+                    # flourish, 4.5 long, measured 0.62 of a blurred cup on a far card)
 SMALL_BLOB = 0.6  # touching it), or blobs under this many pintas (ornaments between them):
                   # counted only if the pintas form a complete pattern (`complete_layout`)...
 ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by this much (L1
                      # over the hue shares): no pinta cut in part
 PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
+RETHIN = True  # ... and to count again where a blob is no whole number of pintas (`_count_thinned`)
+COIN_PEAKS = True  # coins run together are counted by the peaks of their distance transform
+# (`coin_pieces`), not by area: on a far card (about 90 px long, a game film's whole table in
+# view) blur fills the gaps between touching coins. A Fournier 3 of oros made one blob that
+# thinning parts only at 8 px (never read in 4 of 12 game films), and five coins of a 7 measured
+# six by area (read 8O at 0.97 in 16 frames of a game, both printed decks)
+COIN_PEAK = 0.8  # a coin's centre: a distance peak at least this share of the highest one...
+COIN_APART = 0.8  # ... this many of its radii from any higher one
+COIN_FILL = (0.85, 1.2)  # the blob's area over its coins' discs' (touching coins overlap a little,
+# blur fills the gaps between them: 1.05-1.09 measured; a covered Naipes 7 of oros, one coin of
+# its five run together cut to a lower peak, made 1.27 with four: counted by area instead)
 NO_UNIT = "no two pintas of one size"
 PINTAS_CONFIDENCE = 0.97  # measured: no wrong code in about 1,200 readings of clear cards of three
                           # decks (seeds 20000+, 30000+, 70000+ and the benchmark's; docs/vision.md)
@@ -553,20 +566,24 @@ def _unit_area(areas: List[int]) -> Optional[float]:
 
 def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                  blobs: Optional[List[Pinta]] = None,
-                 ink: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
+                 ink: Optional[np.ndarray] = None, thinned_by: int = 0) -> Tuple[Optional[str], str]:
     """(code, why): a number card's code from its pintas, or (None, the reason it abstains).
     ``whole_layout``: the card may be covered somewhere, so the pintas must also be separate and
     lie in a complete pattern (`complete_layout`): a card that hides some of them leaves a
     lopsided pattern, or one with a hole. ``blobs``, ``ink``: `pintas` and `_ink` of the card,
-    if already made."""
+    if already made; ``thinned_by``: the blobs are the ink thinned by so many pixels."""
     if ink is None:
         ink = _ink(rect_bgr)
     if blobs is None:
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
-    parted = unit is None
+    if COIN_PEAKS and _coins_run_together(blobs):  # coins run wide together by blur on a far
+        coins = coin_pieces(max(blobs, key=lambda b: b.area), *rect_bgr.shape[1::-1])  # card
+        if coins is not None and len(coins) >= 2:
+            unit, whole_layout = float(coins[0].area), True  # (not the bits of ink about it)
+    parted = unit is None or thinned_by > 0
     thinned = {0: blobs}  # the pintas at each thinning tried, for the lone pinta's search below
-    for px in PART_PX if parted else ():  # pintas drawn touching (the 3 of cups, of coins)
+    for px in PART_PX if unit is None else ():  # pintas drawn touching (the 3 of cups, of coins)
         blobs = thinned[px] = pintas(rect_bgr, erode=px, ink=ink)  # make one blob: part them
         unit = _unit_area([b.area for b in blobs])
         whole_layout = True
@@ -595,7 +612,16 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                 placed.append(b)
                 continue
             return None, "one big pinta"
-        if k < SMALL_BLOB:  # an ornament (or a pinta partly hidden): only if the rest is whole
+        coins = coin_pieces(b, rect_bgr.shape[1], rect_bgr.shape[0]) \
+            if COIN_PEAKS and k >= 1.5 and _gold(b) and not b.at_edge else None
+        if coins is not None:  # (else not coins: Fournier's cups and clubs may be as gold)
+            n += len(coins)
+            singles += coins
+            placed += coins
+            loose = True  # counted only in a complete pattern
+            continue
+        if k < SMALL_BLOB or k < 0.7 and b.elongation >= ORNAMENT_LONG:  # an ornament (or a
+            # pinta partly hidden): only if the rest is whole
             if parted:  # a figure parted into pieces leaves pieces of every size
                 return None, "parted blobs of several sizes"
             loose = True
@@ -606,6 +632,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         if k < 0.7 or off > LOOSE_TOL or \
                 (doubtful and _parted(b, m, rect_bgr.shape[1], rect_bgr.shape[0], True) is None):
             pieces = None if parted or k < 1 else _unthreaded(b, unit, rect_bgr)
+            if pieces is None and RETHIN and not parted:
+                return _count_thinned(rect_bgr, ink)
             if pieces is None:
                 return None, "a blob that is no whole number of pintas"
             n += len(pieces)
@@ -642,6 +670,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if any(_unlike_pintas(b, singles, usual) for b in unsure):
         # pintas run together, their size off a whole number: only pintas' colours (not a
         # pinta run into a card lying over it, or into cloth)
+        if RETHIN and not parted:
+            return _count_thinned(rect_bgr, ink)
         return None, "a blob that is no whole number of pintas"
     if smaller:
         # a flourish is drawn in other colours; a smaller blob coloured like the pintas is one
@@ -650,6 +680,61 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                          for b in smaller):
             return None, "a blob like part of a pinta"
     return f"{n}{suit}", "ok"
+
+
+def _count_thinned(rect_bgr: np.ndarray, ink: np.ndarray) -> Tuple[Optional[str], str]:
+    """`count_pintas` over the ink thinned by each of `PART_PX` in turn, where a blob of the
+    unthinned ink was no whole number of pintas: on a far card blur runs crossed clubs together
+    and a flourish between cups into a pinta's size (a Fournier 7 of bastos: 2.4 pintas in one
+    blob, seven pieces of one size thinned by 3 px). Counted only in a complete pattern."""
+    for px in PART_PX:
+        code, why = count_pintas(rect_bgr, True, pintas(rect_bgr, erode=px, ink=ink), ink, px)
+        if code is not None:
+            return code, why
+    return None, "a blob that is no whole number of pintas"
+
+
+def _gold(b: Pinta) -> bool:
+    c = b.colours
+    return c["yellow"] + c["orange"] >= 0.9 and c["red"] < 0.1 and c["green"] < 0.1 and \
+        c["blue"] < 0.03
+
+
+def coin_pieces(b: Pinta, w: int, h: int) -> Optional[List[Pinta]]:
+    """The coins a gold blob of coins run together holds, one at each peak of its distance
+    transform (`COIN_PEAK`, `COIN_APART`), each a disc of that radius; None when the blob is
+    not such discs (their area off the blob's by more than `COIN_FILL`). ``w``, ``h``: the
+    card's rectified size."""
+    dist = cv2.distanceTransform(cv2.copyMakeBorder(b.pixels, 1, 1, 1, 1, cv2.BORDER_CONSTANT,
+                                                    value=0), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    top = float(dist.max())
+    if top < 2.0:
+        return None
+    k = 2 * int(COIN_APART * top) + 1
+    ys, xs = np.nonzero((dist >= cv2.dilate(dist, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))) & (dist >= COIN_PEAK * top))
+    centres: List[Tuple[float, float, float]] = []
+    for y, x in sorted(zip(ys, xs), key=lambda p: -dist[p]):
+        r = float(dist[y, x])
+        if all(math.hypot(x - cx, y - cy) >= COIN_APART * max(r, cr) for cx, cy, cr in centres):
+            centres.append((float(x), float(y), r))
+    discs = sum(math.pi * r * r for _, _, r in centres)
+    if not COIN_FILL[0] <= b.area / discs <= COIN_FILL[1]:
+        return None
+    x0, y0 = b.box[0] * w, b.box[1] * h
+    area = b.area // len(centres)
+    return [Pinta(area, 1.0, 1.0, b.colours, (x0 + cx) / w, (y0 + cy) / h, b.at_edge,
+                  ((x0 + cx - r) / w, (y0 + cy - r) / h, (x0 + cx + r) / w, (y0 + cy + r) / h))
+            for cx, cy, r in centres]
+
+
+def _coins_run_together(blobs: List[Pinta]) -> bool:
+    """Whether a card's ink is one large gold blob (smaller ones a tenth of it at most) of no
+    coin's shape: coins drawn close, run together."""
+    big = max(blobs, key=lambda b: b.area, default=None)
+    if big is None or any(b is not big and b.area > 0.1 * big.area for b in blobs):
+        return False
+    return _gold(big) and big.suit() is None
 
 
 UNSURE_LIKE_ONE = True  # pintas run together are coloured like one of the single pintas, not like
