@@ -58,7 +58,7 @@ def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled
     rng = np.random.default_rng(seed)
     deck = synth.load_deck(deck_dir) if deck_dir else synth.builtin(48 if size == 48 else 40)
     table = synth.TableSpec(cloth_seed=int(rng.integers(1 << 30)))
-    camera = framing_camera(camera or synth.random_camera(rng, table), table)
+    camera = synth.whole_table_camera(camera or synth.random_camera(rng, table), table)
     nz = synth.random_nuisances(rng, camera, ())
     if not glare:
         from dataclasses import replace
@@ -69,25 +69,6 @@ def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled
         from vision.learn import Learner
         ident = Learner()
     return Camera3D(deck, Recogniser(ident), camera, table, nz)
-
-
-def framing_camera(camera, table, margin_px: float = 8.0):
-    """The same camera raised until the whole table (markers, stock, every seat) is in the picture,
-    as an installer aims it: a game film needs every zone in view."""
-    from dataclasses import replace
-
-    import numpy as np
-
-    from vision.geometry import apply_h
-
-    corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.height_mm], [0, table.height_mm]])
-    for _ in range(60):
-        p = apply_h(camera.homography(), corners)
-        if ((p[:, 0] > margin_px).all() and (p[:, 0] < camera.width - margin_px).all()
-                and (p[:, 1] > margin_px).all() and (p[:, 1] < camera.height - margin_px).all()):
-            return camera
-        camera = replace(camera, height_mm=camera.height_mm + 20.0)
-    return camera
 
 
 def film_observations(film, setup: Optional[Camera3D] = None, seed: int = 0, timing: Optional[dict] = None,

@@ -125,3 +125,20 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
     steps = re.search(r"by step, mean ms a frame: detect: (.*); identify: (.*)", out)
     assert steps and "mask" in steps[1] and "blob hypotheses" in steps[1] and "first read" in steps[2]
     assert all(float(x.rsplit(" ", 1)[1]) >= 0 for x in (steps[1] + ", " + steps[2]).split(", "))
+
+
+def test_bench_vision_can_see_the_whole_table_as_an_installed_camera_does(tmp_path):
+    """`--whole-table` raises the camera over the same scenes until the whole table is in view:
+    the cards read are smaller, and the header says so."""
+    import numpy as np
+
+    from vision import synth
+
+    r = cli("bench", "vision", "--scenes", "1", "--warm", "0", "--no-agnostic", "--whole-table",
+            "--decks", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "the whole table in view" in r.stdout
+    assert re.search(r"builtin-40\s+enrolled\s+\d+", r.stdout)
+    near = synth.random_scene(np.random.default_rng(10_000), synth.builtin(40))
+    far = synth.random_scene(np.random.default_rng(10_000), synth.builtin(40), whole_table=True)
+    assert far.camera.height_mm > near.camera.height_mm and set(near.cards) <= set(far.cards)

@@ -419,12 +419,31 @@ def _in_view(camera: Camera, pc: Placed, margin: float = 6) -> bool:
                 and (c[:, 1] > margin).all() and (c[:, 1] < camera.height - margin).all())
 
 
+def whole_table_camera(camera: Camera, table: TableSpec, margin_px: float = 8.0) -> Camera:
+    """The same camera raised until the whole table (markers, stock, every seat) is in the picture,
+    as an installer aims it: a game film needs every zone in view, so its cards are small (84-100
+    px long at 720p)."""
+    corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.height_mm],
+                        [0, table.height_mm]])
+    for _ in range(60):
+        p = apply_h(camera.homography(), corners)
+        if ((p[:, 0] > margin_px).all() and (p[:, 0] < camera.width - margin_px).all()
+                and (p[:, 1] > margin_px).all() and (p[:, 1] < camera.height - margin_px).all()):
+            return camera
+        camera = replace(camera, height_mm=camera.height_mm + 20.0)
+    return camera
+
+
 def random_scene(rng: np.random.Generator, deck: Deck, table: TableSpec = None,
-                 hand_prob: float = 0.5) -> Scene:
+                 hand_prob: float = 0.5, whole_table: bool = False) -> Scene:
     """A plausible mid-game table: a trick of 2-4 overlapping face-up cards, the stock (backs) with
-    the trump card crosswise under it, won piles of backs, a few loose face-up cards, maybe a hand."""
+    the trump card crosswise under it, won piles of backs, a few loose face-up cards, maybe a hand.
+    ``whole_table``: the camera raised to see the whole table (`whole_table_camera`), the same
+    scene otherwise."""
     table = table or TableSpec(cloth_seed=int(rng.integers(1 << 30)))
     camera = random_camera(rng, table)
+    if whole_table:
+        camera = whole_table_camera(camera, table)
     codes = list(rng.permutation(deck.codes))
     cards: List[Placed] = []
 

@@ -21,6 +21,9 @@ def configure(p):
     p.add_argument("--seed", type=int, default=10_000, help="first scene seed (fixed set by default)")
     p.add_argument("--warm", type=int, default=40,
                    help="scenes of other seeds the 'warmed' learner watches before the measured ones")
+    p.add_argument("--whole-table", action="store_true",
+                   help="the camera raised to see the whole table, as installed for a game: cards "
+                        "84-100 px long (default: 60-90 cm above the table's middle)")
 
 
 def _match(truth, seen, tol_frac=0.2):
@@ -44,7 +47,7 @@ def _match(truth, seen, tol_frac=0.2):
     return pairs, used
 
 
-def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
+def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed, whole_table=False):
     import numpy as np
 
     from vision import synth
@@ -56,7 +59,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
     order = dict(pairs=0, right=0, both=0, wrong=0)  # overlapping cards, which lies on top
     for k in range(n):
         rng = np.random.default_rng(seed + k)
-        scene = synth.random_scene(rng, deck)
+        scene = synth.random_scene(rng, deck, whole_table=whole_table)
         frame = synth.render_scene(scene, seed=k)
         for mode, rec in recs.items():
             t0 = time.perf_counter()
@@ -104,7 +107,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed):
 WARM_SEED = 900_000  # the warmed learner's first scenes: no seed of the measured set
 
 
-def _warmed(learner, deck, n: int, seed: int):
+def _warmed(learner, deck, n: int, seed: int, whole_table: bool = False):
     """``learner`` after watching ``n`` scenes of ``deck`` (seeds from ``seed``): it learns from
     its own sure readings only, as at a table where the game has gone on a while."""
     import numpy as np
@@ -114,7 +117,7 @@ def _warmed(learner, deck, n: int, seed: int):
 
     rec = Recogniser(learner)
     for k in range(n):
-        scene = synth.random_scene(np.random.default_rng(seed + k), deck)
+        scene = synth.random_scene(np.random.default_rng(seed + k), deck, whole_table=whole_table)
         rec.recognise(synth.render_scene(scene, seed=k).image)
         if (k + 1) % 20 == 0 or k + 1 == n:
             print(f"  {deck.name}: warming the learner, {k + 1}/{n} scenes", file=sys.stderr, flush=True)
@@ -158,7 +161,8 @@ def run(args) -> int:
     if len(decks) == 1:
         print(f"note: no reference decks at {root}; built-in deck only")
     print(f"vision bench: {args.scenes} scenes per deck, seeds {args.seed}.., one core (cv2 threads=1), "
-          f"face-up cards with >= {args.min_visible:.0%} visible")
+          f"face-up cards with >= {args.min_visible:.0%} visible"
+          + ("; the whole table in view (small cards)" if args.whole_table else ""))
     times: dict = {}
     stages: dict = {}  # mode -> per frame, ms by step (`Timing.per_stage`)
     rows, orders = [], []
@@ -168,9 +172,9 @@ def run(args) -> int:
             ids["agnostic"] = Reader()
             ids["learning"] = Learner()  # the agnostic reader, learning the deck scene by scene
             if args.warm:  # ... and one that has watched a few minutes of play first
-                ids["warmed"] = _warmed(Learner(), deck, args.warm, WARM_SEED)
+                ids["warmed"] = _warmed(Learner(), deck, args.warm, WARM_SEED, args.whole_table)
         stats, order = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages,
-                                 args.seed)
+                                 args.seed, args.whole_table)
         orders.append((deck.name, order))
         for mode, st in stats.items():
             rows.append((deck.name, mode, st))
