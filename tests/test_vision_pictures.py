@@ -472,3 +472,25 @@ def test_a_figure_read_clear_of_its_margin_keeps_clear_of_the_cards_beside_it(sc
     monkeypatch.setattr(pictures, "_read_clear_of_outline",
                         lambda rect, ink, whole, beside=None: clear_of(rect, ink, whole))
     assert scene_reading("naipes-libres", 70083, "3B") == "10B"
+
+
+def _far_count(deck, code, height_mm, blur, light=1.0):
+    """How many of twelve far copies of ``code`` (84-88 px long: the whole table in a 720p frame)
+    the agnostic reader names, and whether it named any other code."""
+    cards = [synth.Placed(code, True, 200 + (i % 6) * 110, 200 + (i // 6) * 150, (i * 37) % 60 - 30)
+             for i in range(12)]
+    cam = Camera(height_mm=height_mm, hfov_deg=68, pitch_deg=2, roll_deg=-3)
+    nz = synth.Nuisances(light=(light, 0.15, -0.1), glare=(0, 0, 0, 0), blur=blur, noise=2.5, jpeg=85)
+    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=7), nz), seed=3)
+    seen = Recogniser(Reader()).recognise(fr.image)
+    return sum(s.code == code for s in seen), {s.code for s in seen} - {code, None}
+
+
+def test_a_far_reys_blade_is_read_from_its_blue_middle(monkeypatch):
+    """Naipes' rey of espadas far off: the light tip of its blade fades into the paper and about
+    22 px of blue steel are left, too short for a grey blade but blue, straight and solid."""
+    deck = _deck("naipes-libres")
+    now, other = _far_count(deck, "12E", 1100, 0.8, light=0.85)
+    assert not other
+    monkeypatch.setattr(pictures, "FAR_BLADE", (99, 1.0, 1.0))
+    assert _far_count(deck, "12E", 1100, 0.8, light=0.85)[0] < now

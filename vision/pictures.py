@@ -613,6 +613,9 @@ ALL_BLUE, ALL_BLUE_LENGTH, ALL_BLUE_WIDTH = 0.8, 26, 3.0  # a blade this blue ma
 SHORT_BLADE = (26, 4.0, 0.9)  # a grey blade may be this short (px) if it is this long for its width
 # and this solid: a clean bar (Fournier's caballo of espadas holds his blade slanting up from his
 # fist: 26-30 px of it show above the hand; thirtieth session)
+FAR_BLADE = (20, 0.4, 0.95)  # ... or this short if this blue and solid (and SHORT_BLADE's
+# elongation): a far Naipes rey's blade, its light tip lost to blur, showed 22 px, 0.49 blue, 4.5
+# long, 1.02 solid (never read in a game film)
 BLADE_RUN = 11  # px a row: a blade 6.5 px wide slanting as far as a blade may (`lying` 0.8)
 BLUE_BLADE = 0.3  # ...or, if this much of it is blue steel, (measured: the Naipes rey of
 BLUE_BLADE_ELONGATION, BLUE_BLADE_SOLIDITY = 3.0, 0.58  # espadas's blade 0.38-0.60 blue, 3.1-3.6
@@ -768,7 +771,9 @@ def _blade(p: _Part, h: int, blue: np.ndarray, sat: np.ndarray, paper_s: float) 
     else:
         short, elongation, solidity = SHORT_BLADE
         long_enough = p.length >= 30 or \
-            (p.length >= short and p.elongation >= elongation and p.solidity >= solidity)
+            (p.length >= short and p.elongation >= elongation and p.solidity >= solidity) or \
+            (p.length >= FAR_BLADE[0] and steel_blue >= FAR_BLADE[1] and
+             p.elongation >= elongation and p.solidity >= FAR_BLADE[2])
         wide_enough = p.width >= 3.3
     return long_enough and wide_enough and p.width <= 6.5 and p.y0 <= 0.16 and p.y1 <= 0.55 and \
         p.lying <= 0.8 and (p.y1 - p.y0) * h >= 0.6 * p.length and _straight(p, steel_blue)
