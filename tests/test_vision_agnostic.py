@@ -426,6 +426,18 @@ def test_pintas_run_together_on_a_far_card_are_counted(flag, code, monkeypatch):
     assert _far_reads(deck, codes).count(code) < 2
 
 
+def test_cups_run_together_on_a_far_card_are_parted_by_thinning_further(monkeypatch):
+    """Fournier's 3 of copas far off: its three cups make one warm blob that thinning by 2-3 px
+    does not part; by 4 px it falls into three cups."""
+    from vision import agnostic
+
+    deck = _deck("fournier-1878")
+    codes = ["3C", "3O", "4C", "5C"] * 2
+    assert _far_reads(deck, codes) == codes
+    monkeypatch.setattr(agnostic, "DEEP_PART", False)
+    assert _far_reads(deck, codes).count("3C") < 2
+
+
 def test_coins_run_together_are_counted_by_their_centres_not_their_area(monkeypatch):
     """Seven gold discs, blurred until the middle five run together: by area they are six coins
     or no whole number of them; by the peaks of the blob's distance transform, five."""

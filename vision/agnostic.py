@@ -147,6 +147,9 @@ ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by 
                      # over the hue shares): no pinta cut in part
 PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
 RETHIN = True  # ... and to count again where a blob is no whole number of pintas (`_count_thinned`)
+DEEP_PART = True  # ... and by DEEP_PART_PX where the card's ink is one warm blob (`_run_together`):
+DEEP_PART_PX = (4, 5)  # Fournier's 3 of copas far off parts only at 4 px (never read in a game
+# film). Red, orange and yellow only: a figure wears blue or green, and thinning it so is slow
 COIN_PEAKS = True  # coins run together are counted by the peaks of their distance transform
 # (`coin_pieces`), not by area: on a far card (about 90 px long, a game film's whole table in
 # view) blur fills the gaps between touching coins. A Fournier 3 of oros made one blob that
@@ -577,7 +580,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if blobs is None:
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
-    if COIN_PEAKS and _coins_run_together(blobs):  # coins run wide together by blur on a far
+    if COIN_PEAKS and _run_together(blobs):  # coins run wide together by blur on a far
         coins = coin_pieces(max(blobs, key=lambda b: b.area), *rect_bgr.shape[1::-1])  # card
         if coins is not None and len(coins) >= 2:
             unit, whole_layout = float(coins[0].area), True  # (not the bits of ink about it)
@@ -589,6 +592,12 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         whole_layout = True
         if unit is not None:
             break
+    if unit is None and DEEP_PART and _run_together(thinned[0], _warm):
+        for px in DEEP_PART_PX:  # cups run wide together by blur on a far card
+            blobs = pintas(rect_bgr, erode=px, ink=ink)
+            unit = _unit_area([b.area for b in blobs])
+            if unit is not None:
+                break
     lone = None
     for px in (0,) + PART_PX if unit is None else ():  # one pinta beside pintas run together
         blobs = thinned[px]  # every thinning was tried above when no unit was found
@@ -728,13 +737,19 @@ def coin_pieces(b: Pinta, w: int, h: int) -> Optional[List[Pinta]]:
             for cx, cy, r in centres]
 
 
-def _coins_run_together(blobs: List[Pinta]) -> bool:
-    """Whether a card's ink is one large gold blob (smaller ones a tenth of it at most) of no
-    coin's shape: coins drawn close, run together."""
+def _warm(b: Pinta) -> bool:
+    c = b.colours
+    return c["red"] + c["orange"] + c["yellow"] >= 0.9 and c["green"] < 0.05 and c["blue"] < 0.03
+
+
+def _run_together(blobs: List[Pinta], colour=_gold) -> bool:
+    """Whether a card's ink is one large blob (smaller ones a tenth of it at most) of pintas'
+    ``colour``: pintas drawn close (coins, cups), run together; coins also of no coin's shape
+    (cups run together keep a cup's: its notches)."""
     big = max(blobs, key=lambda b: b.area, default=None)
     if big is None or any(b is not big and b.area > 0.1 * big.area for b in blobs):
         return False
-    return _gold(big) and big.suit() is None
+    return colour(big) and (colour is not _gold or big.suit() is None)
 
 
 UNSURE_LIKE_ONE = True  # pintas run together are coloured like one of the single pintas, not like
