@@ -580,9 +580,10 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if blobs is None:
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
-    if COIN_PEAKS and _run_together(blobs):  # coins run wide together by blur on a far
-        coins = coin_pieces(max(blobs, key=lambda b: b.area), *rect_bgr.shape[1::-1])  # card
-        if coins is not None and len(coins) >= 2:
+    big = max(blobs, key=lambda b: b.area, default=None)
+    if COIN_PEAKS and _run_together(blobs) and not big.at_edge:  # coins run wide together by
+        coins = coin_pieces(big, *rect_bgr.shape[1::-1])  # blur on a far card (one touching the
+        if coins is not None and len(coins) >= 2:  # outline: thinning parts it from what it touches)
             unit, whole_layout = float(coins[0].area), True  # (not the bits of ink about it)
     parted = unit is None or thinned_by > 0
     thinned = {0: blobs}  # the pintas at each thinning tried, for the lone pinta's search below
