@@ -147,6 +147,8 @@ ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by 
                      # over the hue shares): no pinta cut in part
 PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
 RETHIN = True  # ... and to count again where a blob is no whole number of pintas (`_count_thinned`)
+RETHIN_MOST = 4.5  # ... of this many at most (more: a figure's picture; counting it again took a
+# millisecond a frame)
 DEEP_PART = True  # ... and by DEEP_PART_PX where the card's ink is one warm blob (`_run_together`):
 DEEP_PART_PX = (4, 5)  # Fournier's 3 of copas far off parts only at 4 px (never read in a game
 # film). Red, orange and yellow only: a figure wears blue or green, and thinning it so is slow
@@ -642,7 +644,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         if k < 0.7 or off > LOOSE_TOL or \
                 (doubtful and _parted(b, m, rect_bgr.shape[1], rect_bgr.shape[0], True) is None):
             pieces = None if parted or k < 1 else _unthreaded(b, unit, rect_bgr)
-            if pieces is None and RETHIN and not parted:
+            if pieces is None and RETHIN and not parted and k <= RETHIN_MOST:
                 return _count_thinned(rect_bgr, ink)
             if pieces is None:
                 return None, "a blob that is no whole number of pintas"
@@ -720,14 +722,18 @@ def coin_pieces(b: Pinta, w: int, h: int) -> Optional[List[Pinta]]:
     top = float(dist.max())
     if top < 2.0:
         return None
-    k = 2 * int(COIN_APART * top) + 1
-    ys, xs = np.nonzero((dist >= cv2.dilate(dist, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (k, k)))) & (dist >= COIN_PEAK * top))
+    # each coin's centre: the highest point of one part of the blob at least COIN_PEAK of the
+    # highest (its parts apart: a dilation's local maxima took a millisecond a blob)
+    n, labels = cv2.connectedComponents((dist >= COIN_PEAK * top).astype(np.uint8), connectivity=8)
+    peaks = []
+    for i in range(1, n):
+        part = np.where(labels == i, dist, 0.0)
+        _, r, _, (x, y) = cv2.minMaxLoc(part)
+        peaks.append((float(x), float(y), float(r)))
     centres: List[Tuple[float, float, float]] = []
-    for y, x in sorted(zip(ys, xs), key=lambda p: -dist[p]):
-        r = float(dist[y, x])
+    for x, y, r in sorted(peaks, key=lambda p: -p[2]):
         if all(math.hypot(x - cx, y - cy) >= COIN_APART * max(r, cr) for cx, cy, cr in centres):
-            centres.append((float(x), float(y), r))
+            centres.append((x, y, r))
     discs = sum(math.pi * r * r for _, _, r in centres)
     if not COIN_FILL[0] <= b.area / discs <= COIN_FILL[1]:
         return None
