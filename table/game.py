@@ -7,6 +7,7 @@ engine still checks everything that can be checked about them.
 """
 from __future__ import annotations
 
+import functools
 import random as _random
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -687,7 +688,9 @@ def deck_indices(size: int) -> Tuple[int, ...]:
     return d
 
 
+@functools.lru_cache(maxsize=None)
 def deck_mask(size: int) -> int:
+    """The bit mask of a fresh deck of that size (cached: the tracker asks it of every reading)."""
     return _mask(deck_indices(size))
 
 

@@ -396,15 +396,20 @@ def test_pintas_drawn_touching_or_lying_across_are_counted(code):
     assert count_pintas(_face_rect(deck.faces[code]))[0] == code
 
 
-def _far_reads(deck, codes, blur=1.0):
-    """What the agnostic reader names each card of a scene of far cards, about 93 px long (the
-    whole 90 cm table in a 720p frame, as an installed camera sees it), a little blurred."""
+def far_scene(deck, codes, blur=1.0, height_mm=1000, light=0.95):
+    """A scene of far cards, about 93 px long at 1000 mm (the whole 90 cm table in a 720p frame,
+    as an installed camera sees it), a little blurred: (the frame, what the agnostic reader saw)."""
     cards = [synth.Placed(code, True, 200 + (i % 6) * 110, 200 + (i // 6) * 150, (i * 37) % 60 - 30)
              for i, code in enumerate(codes)]
-    cam = Camera(height_mm=1000, hfov_deg=68, pitch_deg=2, roll_deg=-3)
-    nz = synth.Nuisances(light=(0.95, 0.15, -0.1), glare=(0, 0, 0, 0), blur=blur, noise=2.5, jpeg=85)
+    cam = Camera(height_mm=height_mm, hfov_deg=68, pitch_deg=2, roll_deg=-3)
+    nz = synth.Nuisances(light=(light, 0.15, -0.1), glare=(0, 0, 0, 0), blur=blur, noise=2.5, jpeg=85)
     fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=7), nz), seed=3)
-    seen = Recogniser(Reader()).recognise(fr.image)
+    return fr, Recogniser(Reader()).recognise(fr.image)
+
+
+def _far_reads(deck, codes, blur=1.0):
+    """What the agnostic reader names each card of a `far_scene`."""
+    fr, seen = far_scene(deck, codes, blur)
     out = []
     for t in fr.truth:
         m = [s for s in seen if np.hypot(*(s.corners.mean(axis=0) - t.corners.mean(axis=0))) < 12]

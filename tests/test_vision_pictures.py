@@ -476,13 +476,10 @@ def test_a_figure_read_clear_of_its_margin_keeps_clear_of_the_cards_beside_it(sc
 
 def _far_count(deck, code, height_mm, blur, light=1.0):
     """How many of twelve far copies of ``code`` (84-88 px long: the whole table in a 720p frame)
-    the agnostic reader names, and whether it named any other code."""
-    cards = [synth.Placed(code, True, 200 + (i % 6) * 110, 200 + (i // 6) * 150, (i * 37) % 60 - 30)
-             for i in range(12)]
-    cam = Camera(height_mm=height_mm, hfov_deg=68, pitch_deg=2, roll_deg=-3)
-    nz = synth.Nuisances(light=(light, 0.15, -0.1), glare=(0, 0, 0, 0), blur=blur, noise=2.5, jpeg=85)
-    fr = synth.render_scene(synth.Scene(cards, deck, cam, synth.TableSpec(cloth_seed=7), nz), seed=3)
-    seen = Recogniser(Reader()).recognise(fr.image)
+    the agnostic reader names, and the other codes it named anywhere."""
+    from tests.test_vision_agnostic import far_scene
+
+    _, seen = far_scene(deck, [code] * 12, blur, height_mm, light)
     return sum(s.code == code for s in seen), {s.code for s in seen} - {code, None}
 
 

@@ -139,12 +139,12 @@ PINTA_MIN_PX = 60  # blobs smaller than this (in the 120 x 180 rectified card) a
 UNIT_TOL = 0.2  # a blob must be within this of a whole number of pintas...
 MERGED_TOL = 0.12  # ... and within this when it is several pintas run together
 LOOSE_TOL = 0.3  # a single pinta this far off its size (cut by the frame crop, an ornament
-ORNAMENT_LONG = 3.0  # ... or under 0.7 of one and this elongated (a Fournier 4 of copas's thin
-                    # flourish, 4.5 long, measured 0.62 of a blurred cup on a far card)
 SMALL_BLOB = 0.6  # touching it), or blobs under this many pintas (ornaments between them):
                   # counted only if the pintas form a complete pattern (`complete_layout`)...
 ORNAMENT_HUES = 0.8  # ... and only if their colours differ from the pintas' by this much (L1
                      # over the hue shares): no pinta cut in part
+ORNAMENT_LONG = 3.0  # a blob under 0.7 of a pinta and this elongated is an ornament too (a Fournier
+                     # 4 of copas's thin flourish, 4.5 long, measured 0.62 of a blurred cup far off)
 PART_PX = (2, 3)  # ink taken off to part touching pintas (then they must form a complete pattern)
 RETHIN = True  # ... and to count again where a blob is no whole number of pintas (`_count_thinned`)
 RETHIN_MOST = 4.5  # ... of this many at most (more: a figure's picture; counting it again took a
@@ -582,8 +582,8 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
     if blobs is None:
         blobs = pintas(rect_bgr, ink=ink)
     unit = _unit_area([b.area for b in blobs])
-    big = max(blobs, key=lambda b: b.area, default=None)
-    if COIN_PEAKS and _run_together(blobs) and not big.at_edge:  # coins run wide together by
+    big = _run_together(blobs, _gold) if COIN_PEAKS else None
+    if big is not None and big.suit() is None and not big.at_edge:  # coins run wide together by
         coins = coin_pieces(big, *rect_bgr.shape[1::-1])  # blur on a far card (one touching the
         if coins is not None and len(coins) >= 2:  # outline: thinning parts it from what it touches)
             unit, whole_layout = float(coins[0].area), True  # (not the bits of ink about it)
@@ -595,7 +595,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         whole_layout = True
         if unit is not None:
             break
-    if unit is None and DEEP_PART and _run_together(thinned[0], _warm):
+    if unit is None and DEEP_PART and _run_together(thinned[0], _warm) is not None:
         for px in DEEP_PART_PX:  # cups run wide together by blur on a far card
             blobs = pintas(rect_bgr, erode=px, ink=ink)
             unit = _unit_area([b.area for b in blobs])
@@ -749,14 +749,14 @@ def _warm(b: Pinta) -> bool:
     return c["red"] + c["orange"] + c["yellow"] >= 0.9 and c["green"] < 0.05 and c["blue"] < 0.03
 
 
-def _run_together(blobs: List[Pinta], colour=_gold) -> bool:
-    """Whether a card's ink is one large blob (smaller ones a tenth of it at most) of pintas'
-    ``colour``: pintas drawn close (coins, cups), run together; coins also of no coin's shape
-    (cups run together keep a cup's: its notches)."""
+def _run_together(blobs: List[Pinta], colour) -> Optional[Pinta]:
+    """The card's one large blob (smaller ones a tenth of it at most) if it is of pintas'
+    ``colour`` (`_gold`, `_warm`): pintas drawn close (coins, cups), maybe run together; else
+    None."""
     big = max(blobs, key=lambda b: b.area, default=None)
     if big is None or any(b is not big and b.area > 0.1 * big.area for b in blobs):
-        return False
-    return colour(big) and (colour is not _gold or big.suit() is None)
+        return None
+    return big if colour(big) else None
 
 
 UNSURE_LIKE_ONE = True  # pintas run together are coloured like one of the single pintas, not like
