@@ -22,6 +22,8 @@ from typing import Optional, Tuple
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 GOLD_HUE = (8, 35)  # OpenCV hue (0-180) of gold ink: yellow to orange
 GOLD_SAT = 150  # ...this saturated at least (Fournier's aged paper is yellow too, at 85-100)
 GOLD_LEAST = 0.05  # of the card: a gold region smaller than this is no medallion
@@ -79,7 +81,7 @@ def read_medallion(rect_bgr: np.ndarray, cover: Optional[np.ndarray] = None
     seen = np.ones((h, w), bool) if cover is None else cover == 0
     gold = gold_mask(rect_bgr)
     g = cv2.morphologyEx(gold & seen.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(g, connectivity=8)
+    n, labels, stats, _ = components(g)
     if n < 2:
         return None, "no gold"
     i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))

@@ -23,6 +23,8 @@ from typing import List, Optional, Tuple
 import cv2
 import numpy as np
 
+from vision.blobs import components
+
 CORNER = (2, 28, 2, 22)  # y0, y1, x0, x1 of the upright index corner in the rectified card
 # (120 x 180); the other corner is this one of the card turned
 SCALE = 2  # the corner is looked at twice enlarged (cubic): a pocket is a pixel or two across
@@ -65,8 +67,7 @@ def pockets(corner_bgr: np.ndarray) -> Optional[List[Tuple[float, float]]]:
     if top < CONTRAST:
         return None
     filled = _fill_holes(dark)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (filled > GLYPH * top).astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = components((filled > GLYPH * top).astype(np.uint8))
     h_img, w_img = dark.shape
     glyph = None
     for i in range(1, n):
@@ -79,8 +80,7 @@ def pockets(corner_bgr: np.ndarray) -> Optional[List[Tuple[float, float]]]:
     x, y, w, h = stats[glyph, :4]
     depth = np.zeros_like(dark)
     depth[y:y + h, x:x + w] = (filled - dark)[y:y + h, x:x + w]
-    m, plabels, pstats, pcentres = cv2.connectedComponentsWithStats(
-        (depth > DEPTH * top).astype(np.uint8), connectivity=8)
+    m, plabels, pstats, pcentres = components((depth > DEPTH * top).astype(np.uint8))
     return [(float((pcentres[j][1] - y) / h), float(depth[plabels == j].max() / top))
             for j in range(1, m) if pstats[j, cv2.CC_STAT_AREA] >= POCKET_PX]
 

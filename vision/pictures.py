@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision import agnostic
+from vision.blobs import components
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
 SMALL_OVERLAP = 0.12  # an overlap of at most this share of a card is read through: it hides
@@ -178,7 +179,7 @@ def _largest_blob(mask: np.ndarray
     """The largest 8-connected blob of a 0/1 mask: (its 0/1 bounding box, its area, the area of
     all the mask's blobs of 12 px or more, the box's (x, y), its centroid's column in the box),
     or None if the mask is empty."""
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, centres = components(mask)
     if n < 2:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -651,7 +652,7 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
     """The 8-connected blobs of ``mask`` of at least ``min_area`` px that lie high enough on a
     card of ``card`` (w, h) px for a held pinta (from its upper 30%, down to ``low`` at most);
     ``keep``: with each one's full-size 0/1 mask."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = components(mask)
     w_card, h_card = card
     out = []
     for i in range(1, n):
