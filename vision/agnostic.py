@@ -903,14 +903,20 @@ def _lone_pinta(blobs: List[Pinta], w: int, h: int) -> Optional[Pinta]:
     another blob is 2 or 3 times the size of, the larger parting into that many pieces of about
     one size however far it is thinned (`_parted`). Its size is then the unit, and its shape
     names the suit (the count asks for a complete pattern and the colours of the run)."""
-    shaped = sorted((b for b in blobs if b.suit() and not b.at_edge), key=lambda b: b.area)
-    for s in shaped:
+    def runs(s: Pinta) -> List[Tuple[Pinta, int]]:  # the blobs 2 or 3 times its size
+        out = []
         for b in blobs:
             k = b.area / s.area
             m = int(round(k))
-            if m in (2, 3) and abs(k - m) <= LONE_RATIO_TOL and \
-                    _parted(b, m, w, h, stable=True) is not None:
-                return s
+            if m in (2, 3) and abs(k - m) <= LONE_RATIO_TOL:
+                out.append((b, m))
+        return out
+    # sizes first: a blob's shape is measured only when asked for
+    shaped = sorted((b for b in blobs if not b.at_edge and runs(b) and b.suit()),
+                    key=lambda b: b.area)
+    for s in shaped:
+        if any(_parted(b, m, w, h, stable=True) is not None for b, m in runs(s)):
+            return s
     return None
 
 
