@@ -416,23 +416,14 @@ class _Blob(Pinta):
             self._shape = blob_shape(self.pixels, self.area)
         return self._shape
 
-    @property
-    def elongation(self) -> float:
-        return self._measure()[0]
+    def _set_shape(self, k: int, value: Optional[float]) -> None:
+        if value is not None:  # (None: measured when asked for)
+            shape = list(self._shape or (None, None))
+            shape[k] = value
+            self._shape = tuple(shape)
 
-    @elongation.setter
-    def elongation(self, value) -> None:
-        if value is not None:
-            self._shape = (value, self._shape[1] if self._shape else None)
-
-    @property
-    def solidity(self) -> float:
-        return self._measure()[1]
-
-    @solidity.setter
-    def solidity(self, value) -> None:
-        if value is not None:
-            self._shape = (self._shape[0], value)
+    elongation = property(lambda self: self._measure()[0], lambda self, v: self._set_shape(0, v))
+    solidity = property(lambda self: self._measure()[1], lambda self, v: self._set_shape(1, v))
 
     @property
     def colours(self) -> Dict[str, float]:
