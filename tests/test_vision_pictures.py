@@ -491,3 +491,16 @@ def test_a_far_reys_blade_is_read_from_its_blue_middle(monkeypatch):
     assert not other
     monkeypatch.setattr(pictures, "FAR_BLADE", (99, 1.0, 1.0))
     assert _far_count(deck, "12E", 1100, 0.8, light=0.85)[0] < now
+
+
+def test_a_figure_read_whole_by_its_margin_must_agree_with_its_head_end(monkeypatch):
+    """A Fournier caballo of bastos, its horse under a 3 of espadas (seed 10014 seen from a whole
+    table's height): the 3's paper over its margin made the margin look like paper all round, and
+    read whole it was a sota. Its head end, which keeps clear of the other card, reads a caballo:
+    the two disagree, and the card is left unknown (`HEAD_END_AGREES`)."""
+    from tests.test_vision_agnostic import whole_table_read
+
+    deck = _deck("fournier-1878")
+    assert whole_table_read(deck, 10014, 8) == ("11B", None)
+    monkeypatch.setattr(pictures, "HEAD_END_AGREES", False)
+    assert whole_table_read(deck, 10014, 8) == ("11B", "10B")
