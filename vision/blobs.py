@@ -2,7 +2,8 @@
 import cv2
 import numpy as np
 
-_SMALL = 1 << 17  # fewer pixels than this cannot hold 65,536 8-connected blobs (one in two, at most)
+_SMALL = 1 << 17  # fewer pixels than this cannot hold 65,536 8-connected blobs (a blob's pixel
+                 # in four at most: apart, no two may touch even at a corner)
 
 
 def components(mask: np.ndarray):
