@@ -413,10 +413,16 @@ def random_nuisances(rng: np.random.Generator, camera: Camera, hands: Tuple[Hand
         jpeg=int(rng.integers(70, 96)), hands=hands)
 
 
-def _in_view(camera: Camera, pc: Placed, margin: float = 6) -> bool:
-    c = apply_h(camera.homography(), card_corners_mm(pc.x, pc.y, pc.angle))
+def _inside(camera: Camera, points_mm: np.ndarray, margin: float) -> bool:
+    """Whether the table points (mm) all fall in the camera's picture, ``margin`` px in from its
+    edges."""
+    c = apply_h(camera.homography(), points_mm)
     return bool((c[:, 0] > margin).all() and (c[:, 0] < camera.width - margin).all()
                 and (c[:, 1] > margin).all() and (c[:, 1] < camera.height - margin).all())
+
+
+def _in_view(camera: Camera, pc: Placed, margin: float = 6) -> bool:
+    return _inside(camera, card_corners_mm(pc.x, pc.y, pc.angle), margin)
 
 
 def whole_table_camera(camera: Camera, table: TableSpec, margin_px: float = 8.0) -> Camera:
@@ -426,9 +432,7 @@ def whole_table_camera(camera: Camera, table: TableSpec, margin_px: float = 8.0)
     corners = np.array([[0, 0], [table.width_mm, 0], [table.width_mm, table.height_mm],
                         [0, table.height_mm]])
     for _ in range(60):
-        p = apply_h(camera.homography(), corners)
-        if ((p[:, 0] > margin_px).all() and (p[:, 0] < camera.width - margin_px).all()
-                and (p[:, 1] > margin_px).all() and (p[:, 1] < camera.height - margin_px).all()):
+        if _inside(camera, corners, margin_px):
             return camera
         camera = replace(camera, height_mm=camera.height_mm + 20.0)
     return camera
