@@ -1464,7 +1464,7 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
     both = cov & cov_t
     take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
     lost = both & ~seen & ~seen_t
-    out[take] = turned[take]
+    np.copyto(out, turned, where=take[..., None])  # (a fifth of the time of out[take] = ...)
     if lost.any():
         paper = ~cov & ~ink.astype(bool)
         if not paper.any():

@@ -433,26 +433,21 @@ def frame_line_through(rect_bgr: np.ndarray, overlap: np.ndarray) -> Optional[fl
     across = cv2.dilate(across, np.ones((1, 3), np.uint8))
     along = cv2.dilate(along, np.ones((3, 1), np.uint8))
     seen = hits = 0
-    for side in range(4):
+    for side in range(4):  # each side's 13 depths at once: columns (rows) of one slice
         n = h if side < 2 else w
-        t = np.arange(int(0.15 * n), int(0.85 * n))
-        best = None
-        for d in range(3, 16):
-            at = (t, np.full_like(t, d if side == 0 else w - 1 - d)) if side < 2 else \
-                (np.full_like(t, d if side == 2 else h - 1 - d), t)
-            line = (across if side < 2 else along)[at]
-            out = beside[at]
-            if out.sum() < 15:
-                continue
-            found = float(line[out].mean())
-            if best is None or found > best[0]:
-                best = (found, line, inside[at])
-        if best is None or best[0] < LINE_FOUND:
+        t0, t1 = int(0.15 * n), int(0.85 * n)
+        depths = np.arange(3, 16) if side in (0, 2) else (w if side == 1 else h) - 1 - np.arange(3, 16)
+        pick = (lambda a: a[t0:t1, depths]) if side < 2 else (lambda a: a[depths, t0:t1].T)
+        line, out, within = pick(across if side < 2 else along), pick(beside), pick(inside)
+        outs = np.count_nonzero(out, axis=0)
+        found = np.count_nonzero(line & out, axis=0) / np.maximum(outs, 1)
+        found[outs < 15] = -1.0
+        d = int(np.argmax(found))  # the first of equals, as the depths are tried outward
+        if found[d] < LINE_FOUND:
             continue
-        _, line, within = best
-        if within.sum() >= 8:
-            seen += int(within.sum())
-            hits += int(line[within].sum())
+        if np.count_nonzero(within[:, d]) >= 8:
+            seen += int(np.count_nonzero(within[:, d]))
+            hits += int(np.count_nonzero(line[:, d] & within[:, d]))
     return hits / seen if seen >= LINE_SEEN_PX else None
 
 
@@ -520,18 +515,23 @@ def _read_clear_of_outline(rect_bgr: np.ndarray, ink: Optional[np.ndarray], whol
 
 def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
     """The least paper share over the card's margin (1.5-6% of its width in from the edge),
-    each side cut in ``parts`` pieces: a cover anywhere on the edge shows in one piece."""
+    each side cut in ``parts`` pieces: a cover anywhere on the edge shows in one piece. Counted
+    by running sums along the four bands, not a mean a piece (32 means took a millisecond a
+    frame); the same shares to the last bit (whole counts over whole sizes)."""
     hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
     paper_v, paper_s = _paper_vs(hsv)
     paper = (hsv[..., 2] > 0.75 * paper_v) & (hsv[..., 1] < paper_s + 40)
     h, w = paper.shape
     a, b = int(0.015 * w), int(0.06 * w)
     least = 1.0
-    for k in range(parts):
-        ys = slice(k * h // parts, (k + 1) * h // parts)
-        xs = slice(k * w // parts, (k + 1) * w // parts)
-        for band in (paper[ys, a:b], paper[ys, w - b:w - a], paper[a:b, xs], paper[h - b:h - a, xs]):
-            least = min(least, float(band.mean()))
+    for n, bands in ((h, (paper[:, a:b], paper[:, w - b:w - a])),
+                     (w, (paper[a:b].T, paper[h - b:h - a].T))):
+        cuts = [k * n // parts for k in range(parts + 1)]
+        sizes = np.diff(cuts) * (b - a)
+        for band in bands:
+            run = np.concatenate(([0], np.cumsum(np.count_nonzero(band, axis=1))))[cuts]
+            shares = np.diff(run) / sizes if sizes.all() else [float("nan")]
+            least = min(least, min(float(v) for v in shares))
     return least
 
 
@@ -655,11 +655,22 @@ class _Part:
         return self.area / max(self.length, 1.0)
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where a blob lies and how big it is, before it is measured (as in `_Part`)."""
+    area: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
 def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
-           keep: bool = False, low: float = 0.56) -> List[_Part]:
+           keep: bool = False, low: float = 0.56, where=None) -> List[_Part]:
     """The 8-connected blobs of ``mask`` of at least ``min_area`` px that lie high enough on a
     card of ``card`` (w, h) px for a held pinta (from its upper 30%, down to ``low`` at most);
-    ``keep``: with each one's full-size 0/1 mask."""
+    ``keep``: with each one's full-size 0/1 mask; ``where``: a test of a blob's `_Place` it must
+    pass to be measured at all (its shape costs most)."""
     n, labels, stats, _ = components(mask)
     w_card, h_card = card
     out = []
@@ -667,6 +678,9 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
         area = int(stats[i, cv2.CC_STAT_AREA])
         x, y, w, h = (int(v) for v in stats[i, :4])
         if area < min_area or y > 0.3 * h_card or y + h > low * h_card:
+            continue
+        if where is not None and not where(_Place(area, x / w_card, y / h_card,
+                                                  (x + w) / w_card, (y + h) / h_card)):
             continue
         blob = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
         lo, hi, angle = agnostic.blob_axes(blob, area)
@@ -706,11 +720,11 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
     gold = _interior(((hue >= 17) & (hue <= 34) & (sat > 100)).astype(np.uint8), h)
-    for kernel in COIN_OPENINGS:
-        for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True):
-            cx = 0.5 * (p.x0 + p.x1)
-            if p.area <= 1000 and p.elongation <= 1.3 and p.solidity >= 0.93 and \
-                    p.roundness >= 0.72 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58):
+    for kernel in COIN_OPENINGS if cv2.countNonZero(gold) >= 400 else ():  # (an opening only
+        # takes pixels away: too few for a coin, none is found)
+        for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True,
+                        where=_coin_place):
+            if p.elongation <= 1.3 and p.solidity >= 0.93 and p.roundness >= 0.72:
                 ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
                 if float(gold[ring > 0].mean()) <= 0.16:
                     found["O"] = f"a coin at ({p.x0:.2f}, {p.y0:.2f})"
@@ -720,9 +734,10 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
     green = _interior(((hue >= 29) & (hue <= 90) & (sat > 90)).astype(np.uint8), h)
-    for p in _parts(cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3), 370, card):
-        if p.area <= 1100 and p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
-                9.0 <= p.width <= 17.0 and 30 <= p.length <= 70 and p.y0 <= 0.2 and p.y1 <= 0.52:
+    for p in _parts(cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3), 370, card,
+                    where=_club_place) if cv2.countNonZero(green) >= 370 else ():
+        if p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
+                9.0 <= p.width <= 17.0 and 30 <= p.length <= 70:
             found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
             found_at["B"] = p
 
@@ -732,8 +747,9 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     steel = ((sat < 80) & (val > 0.35 * paper_v) & (val < 0.8 * paper_v)) | blue
     steel = cv2.morphologyEx(_interior(steel.astype(np.uint8), h), cv2.MORPH_OPEN, _K3)
     thin = cv2.morphologyEx(steel & (1 - cv2.morphologyEx(steel, cv2.MORPH_OPEN, _K9)),
-                            cv2.MORPH_OPEN, _K3)
-    for p in _parts(thin, 100, card, keep=True, low=1.0):  # a blade may run into the figure
+                            cv2.MORPH_OPEN, _K3) if cv2.countNonZero(steel) >= 100 else None
+    for p in _parts(thin, 100, card, keep=True, low=1.0, where=_blade_place) \
+            if thin is not None else ():  # a blade may run into the figure
         for q in (p, _blade_top(p, card)):
             if q is not None and _blade(q, h, blue, sat, paper_s):
                 found["E"] = f"a blade at ({q.x0:.2f}, {q.y0:.2f})"
@@ -745,9 +761,9 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     cut = int(CUP_DEPTH * h)
     warm[cut:] = 0  # a bowl resting on a horse's head is one red blob with it
     paper = (val > 0.8 * paper_v) & (sat < paper_s + 35)
-    for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card, keep=True):
-        if p.area <= 420 and _bowl(p) and p.solidity >= 0.9 and p.y0 <= 0.14 and \
-                p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58) and _narrows(p, cut, w):
+    for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card, keep=True,
+                    where=_cup_place) if cv2.countNonZero(warm) >= 100 else ():
+        if _bowl(p) and p.solidity >= 0.9 and _narrows(p, cut, w):
             x0, x1 = int(round(p.x0 * w)), int(round(p.x1 * w))
             y0, y1 = int(round(p.y0 * h)), int(round(p.y1 * h))
             left = float(paper[y0:y1, max(x0 - 5, 0):max(x0 - 1, 1)].mean())
@@ -762,6 +778,27 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
             if box.any():
                 del found[suit]
     return found
+
+
+def _coin_place(p: _Place) -> bool:
+    """A held coin's size and place: beside the figure's middle, in the card's upper part."""
+    cx = 0.5 * (p.x0 + p.x1)
+    return p.area <= 1000 and p.y1 <= 0.42 and (cx <= 0.42 or cx >= 0.58)
+
+
+def _club_place(p: _Place) -> bool:
+    """A held club's size and place: from near the top."""
+    return p.area <= 1100 and p.y0 <= 0.2 and p.y1 <= 0.52
+
+
+def _blade_place(p: _Place) -> bool:
+    """A held blade's place: from near the top (and so its top's, `_blade_top`)."""
+    return p.y0 <= 0.16
+
+
+def _cup_place(p: _Place) -> bool:
+    """A held cup's size and place: a small bowl near the top, beside the figure."""
+    return p.area <= 420 and p.y0 <= 0.14 and p.y1 <= 0.22 and (p.x1 <= 0.42 or p.x0 >= 0.58)
 
 
 def _blade(p: _Part, h: int, blue: np.ndarray, sat: np.ndarray, paper_s: float) -> bool:
@@ -841,7 +878,7 @@ def figure_suit(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
     paper_v, paper_s = _paper_vs(hsv)
     n = int(STRIP * h)
     up = _held(hsv[:n], h, paper_v, paper_s)
-    down = _held(cv2.rotate(hsv, cv2.ROTATE_180)[:n], h, paper_v, paper_s)
+    down = _held(cv2.rotate(hsv[h - n:], cv2.ROTATE_180), h, paper_v, paper_s)
     suits = set(up) | set(down)
     if len(suits) == 1:
         suit = suits.pop()
