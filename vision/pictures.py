@@ -33,6 +33,7 @@ import numpy as np
 
 from vision import agnostic
 from vision.blobs import components
+from vision.memo import last_result
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
 SMALL_OVERLAP = 0.12  # an overlap of at most this share of a card is read through: it hides
@@ -568,6 +569,7 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     return rank + suit, "ok"
 
 
+@last_result  # read over the part left clear (`_read_clear`), then from its head end
 def _painted(rect_bgr: np.ndarray, overlap: np.ndarray
              ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """The card with where ``overlap`` lies (1, any size), and a little round it, painted paper
