@@ -340,6 +340,7 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
     n, labels, stats, centres = components(mask)
     h, w = mask.shape
     x0, y0, x1, y1 = _inked_box(w, h)
+    hues = _CardHues(rect_bgr)
     out = []
     for i in range(1, n):
         area = int(stats[i, cv2.CC_STAT_AREA])
@@ -354,12 +355,12 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
                 outside = _reaching_outline(ink)
             at_edge = bool((outside[y:y + bh, x:x + bw] & blob).any())
         if at_edge:  # measured without thin ink joined to it (the pinta stays at the edge)
-            found = _peeled_blob(labels, i, stats[i], centres[i], (x0, y0, x1, y1), rect_bgr,
+            found = _peeled_blob(labels, i, stats[i], centres[i], (x0, y0, x1, y1), hues,
                                  PEEL_PX[0])
             found._peel = functools.partial(_peels, labels, i, stats[i], centres[i],
-                                            (x0, y0, x1, y1), rect_bgr)
+                                            (x0, y0, x1, y1), hues)
         else:
-            found = _measured((x, y, bw, bh, area, blob, centres[i]), rect_bgr, w, h)
+            found = _measured((x, y, bw, bh, area, blob, centres[i]), hues, w, h)
             found.at_edge = False
         out.append(found)
     return out
@@ -375,12 +376,26 @@ PEEL_KEEPS = 0.6  # the peeled pinta keeps at least this share of the blob (a sw
                   # thinner than the neck: opening takes most of it, and it is left as it was)
 
 
-def _measured(peeled, card: np.ndarray, w: int, h: int) -> Pinta:
-    """A blob (x, y, w, h, area, 0/1 blob, centre: as `_peeled` gives it) of ``card`` (the
-    rectified card) to be measured, at the card's edge (`_opened` sets its own pieces'
+class _CardHues:
+    """A rectified card's hue classes (`_card_hues`), made when a blob's colours are first asked
+    for, once for all the blobs of one count."""
+    __slots__ = ("card", "_hues")
+
+    def __init__(self, card: np.ndarray):
+        self.card, self._hues = card, None
+
+    def __call__(self) -> np.ndarray:
+        if self._hues is None:
+            self._hues = _card_hues(self.card)
+        return self._hues
+
+
+def _measured(peeled, hues: _CardHues, w: int, h: int) -> Pinta:
+    """A blob (x, y, w, h, area, 0/1 blob, centre: as `_peeled` gives it) of the card whose
+    ``hues`` its colours are measured on, at the card's edge (`_opened` sets its own pieces'
     ``at_edge``)."""
     x, y, bw, bh, area, blob, centre = peeled
-    return _Blob.of(area, (card, (slice(y, y + bh), slice(x, x + bw))), float(centre[0] / w),
+    return _Blob.of(area, (hues, (slice(y, y + bh), slice(x, x + bw))), float(centre[0] / w),
                     float(centre[1] / h), (x / w, y / h, (x + bw) / w, (y + bh) / h), blob)
 
 
@@ -391,7 +406,7 @@ class _Blob(Pinta):
     reader's time (7 of 35 ms a frame). The same measures as made at once."""
     _shape: Optional[Tuple[float, float]] = None
     _colours: Optional[Dict[str, float]] = None
-    _in = None  # (the card, the blob's box in it): the blob's colours are `_card_hues` there
+    _in = None  # (the card's `_CardHues`, the blob's box in it): its colours are measured there
     _peels: Optional[tuple] = None
     _peel = None  # makes `peels` (a callable), if not made yet
 
@@ -419,8 +434,8 @@ class _Blob(Pinta):
     @property
     def colours(self) -> Dict[str, float]:
         if self._colours is None:
-            card, box = self._in
-            self._colours = hue_shares(_card_hues(card)[box], self.pixels, self.area)
+            hues, box = self._in
+            self._colours = hue_shares(hues()[box], self.pixels, self.area)
         return self._colours
 
     @colours.setter
@@ -439,16 +454,17 @@ class _Blob(Pinta):
 
 
 def _peeled_blob(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
-                 box: Tuple[int, int, int, int], card: np.ndarray, px: int) -> "_Blob":
-    """Blob ``i`` of ``card``'s ``labels`` peeled by ``px`` (`_peeled`), to be measured."""
+                 box: Tuple[int, int, int, int], hues: _CardHues, px: int) -> "_Blob":
+    """Blob ``i`` of a card's ``labels`` peeled by ``px`` (`_peeled`), to be measured on the
+    card's ``hues``."""
     h, w = labels.shape
-    return _measured(_peeled(labels, i, stats, centre, box, px), card, w, h)
+    return _measured(_peeled(labels, i, stats, centre, box, px), hues, w, h)
 
 
 def _peels(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
-           box: Tuple[int, int, int, int], card: np.ndarray) -> tuple:
+           box: Tuple[int, int, int, int], hues: _CardHues) -> tuple:
     """Blob ``i`` peeled further: by each of `PEEL_PX` after the first, to match its twin."""
-    return tuple(_peeled_blob(labels, i, stats, centre, box, card, px) for px in PEEL_PX[1:])
+    return tuple(_peeled_blob(labels, i, stats, centre, box, hues, px) for px in PEEL_PX[1:])
 
 
 def _peeled(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
@@ -596,6 +612,7 @@ def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]
     blob = cv2.copyMakeBorder(b.pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
     n, lab, stats, _ = components(cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel))
+    hues = _CardHues(rect_bgr)
     found = []
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < 0.3 * unit:
@@ -607,7 +624,7 @@ def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]
         m = cv2.moments(part, binaryImage=True)
         ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
         centre = np.array([ox + m["m10"] / m["m00"], oy + m["m01"] / m["m00"]])
-        p = _measured((ox, oy, pw, ph, area, part, centre), rect_bgr, w, h)
+        p = _measured((ox, oy, pw, ph, area, part, centre), hues, w, h)
         p.at_edge = b.at_edge
         found.append(p)
     return found
