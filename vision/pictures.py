@@ -891,8 +891,25 @@ def figure_suit(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
 
 
 def _paper_vs(hsv: np.ndarray) -> Tuple[float, float]:
-    """The paper's value and saturation on a card's HSV image: the light part of its interior."""
+    """The paper's value and saturation on a card's HSV image: the light part of its interior.
+    The 80th percentile of the value (numpy's, linear between neighbours) and the median
+    saturation of the pixels within 5 of it, from histograms: the same numbers at a third of
+    np.percentile's and np.median's time (every call of the benchmark's 120 frames compared)."""
     h, w = hsv.shape[:2]
     inner = hsv[int(0.11 * h):int(0.89 * h), int(0.12 * w):int(0.88 * w)]
-    paper_v = float(np.percentile(inner[..., 2], 80))
-    return paper_v, float(np.median(inner[..., 1][inner[..., 2] >= paper_v - 5]))
+    counts = np.cumsum(cv2.calcHist([inner], [2], None, [256], [0, 256]).ravel())
+    n = int(counts[-1])
+    at = (n - 1) * 0.8
+    k = math.floor(at)
+    t = at - k
+    a, b = _sorted_at(counts, k), _sorted_at(counts, min(k + 1, n - 1))
+    paper_v = float(b - (b - a) * (1 - t)) if t >= 0.5 else float(a + (b - a) * t)  # numpy's lerp
+    light = (inner[..., 2] >= paper_v - 5).astype(np.uint8)
+    counts = np.cumsum(cv2.calcHist([inner], [1], light, [256], [0, 256]).ravel())
+    m = int(counts[-1])
+    return paper_v, (_sorted_at(counts, (m - 1) // 2) + _sorted_at(counts, m // 2)) / 2.0
+
+
+def _sorted_at(counts: np.ndarray, k: int) -> int:
+    """The ``k``-th smallest (from 0) of 8-bit values whose cumulative histogram is ``counts``."""
+    return int(np.searchsorted(counts, k + 1))
