@@ -53,16 +53,22 @@ def gold_mask(rect_bgr: np.ndarray) -> np.ndarray:
     return ((hue >= GOLD_HUE[0]) & (hue < GOLD_HUE[1]) & (sat >= GOLD_SAT)).astype(np.uint8)
 
 
-@functools.lru_cache(maxsize=4)
 def _votes_grid(w: int, h: int):
     """For `best_circle` on a card of ``w`` x ``h`` px: the centres' columns and rows, the
     smallest radius and the number of radius bins, each whole squared distance's bin (its root
     rounded; a last, dump bin when out of range) and each centre's first slot in the flat
     histogram. Whole squared distances, and the roots by table: the same bins as float
-    distances rounded (no root of a whole number lies within 1e-3 of a half), at half the time."""
-    x0, x1 = int(CENTRE_X[0] * w), int(CENTRE_X[1] * w) + 1
-    y0, y1 = int(CENTRE_Y[0] * h), int(CENTRE_Y[1] * h) + 1
-    r0, r1 = int(RADII[0] * w), int(np.ceil(RADII[1] * w))
+    distances rounded (no root of a whole number lies within 1e-3 of a half), at half the time.
+    Made once for each card size and each setting of the limits."""
+    return _grid(w, h, CENTRE_X, CENTRE_Y, RADII)
+
+
+@functools.lru_cache(maxsize=4)
+def _grid(w: int, h: int, centre_x, centre_y, radii):
+    """`_votes_grid` for these limits."""
+    x0, x1 = int(centre_x[0] * w), int(centre_x[1] * w) + 1
+    y0, y1 = int(centre_y[0] * h), int(centre_y[1] * h) + 1
+    r0, r1 = int(radii[0] * w), int(np.ceil(radii[1] * w))
     bins = r1 - r0 + 3
     bin_of = np.rint(np.sqrt(np.arange((w + 1) ** 2 + (h + 1) ** 2, dtype=np.float64)))
     bin_of = bin_of.astype(np.int32) - (r0 - 1)
