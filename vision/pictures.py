@@ -337,7 +337,8 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[s
         head_covered = float(covered[:int(HEAD_END * h)].mean())
         if head_covered > HEAD_COVERED:
             continue
-        ink, clear = agnostic._ink(img), covered == 0
+        ink = agnostic._ink(painted)  # the card's ink turned is the turned card's (`_ink`)
+        ink, clear = cv2.rotate(ink, cv2.ROTATE_180) if turn else ink, covered == 0
         horse = horse_share(img, clear, ink)
         foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
         end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE and not foot_seen else None
@@ -437,7 +438,9 @@ def frame_line_through(rect_bgr: np.ndarray, overlap: np.ndarray) -> Optional[fl
     for side in range(4):  # each side's 13 depths at once: columns (rows) of one slice
         n = h if side < 2 else w
         t0, t1 = int(0.15 * n), int(0.85 * n)
-        depths = np.arange(3, 16) if side in (0, 2) else (w if side == 1 else h) - 1 - np.arange(3, 16)
+        depths = np.arange(3, 16)
+        if side in (1, 3):  # from the right and the bottom edges
+            depths = (w if side == 1 else h) - 1 - depths
         pick = (lambda a: a[t0:t1, depths]) if side < 2 else (lambda a: a[depths, t0:t1].T)
         line, out, within = pick(across if side < 2 else along), pick(beside), pick(inside)
         outs = np.count_nonzero(out, axis=0)
@@ -557,8 +560,10 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
         return None, "no picture of a known shape"
     if rank == "12" and REY_HORSE is not None or rank == "11" and CABALLO_HORSE:
         clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
+        ink = agnostic._ink(rect_bgr) if ink is None else ink
         horse = max(horse_share(rect_bgr, clear, ink),
-                    horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1]))
+                    horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1],
+                                cv2.rotate(ink, cv2.ROTATE_180)))
         if rank == "12" and horse >= REY_HORSE:
             return None, "a rey's silhouette with a horse's head beside it"
         if rank == "11" and horse < CABALLO_HORSE:
