@@ -1149,6 +1149,15 @@ def layout_features(rect_bgr: np.ndarray) -> np.ndarray:
     return f / (np.linalg.norm(f) + 1e-6)
 
 
+def turned_layout(features: np.ndarray) -> np.ndarray:
+    """`layout_features` of the card turned, from the card's: its grid cells in the opposite
+    order (the interior is cropped evenly and every step is per pixel or per cell, so the two
+    agree to float rounding: on the benchmark's frames within 1e-7), at a third of the time of
+    measuring the turned card."""
+    cells = features.reshape(-1, GRID[1], GRID[0])
+    return np.ascontiguousarray(cells[:, ::-1, ::-1]).ravel()
+
+
 def _face_rect(img: np.ndarray, size=(RECT_W, RECT_H)) -> np.ndarray:
     if img.shape[2] == 4:
         a = img[:, :, 3:4].astype(np.float32) / 255.0
@@ -1864,8 +1873,8 @@ class Reader:
         """(best code, rotated, similarity, margin over the best other code). `keep`: GRID-shaped
         (rows, columns) weights, 0 over covered cells, in the rectified image's orientation."""
         best = None
-        for rotated, img in ((False, rect_bgr), (True, cv2.rotate(rect_bgr, cv2.ROTATE_180))):
-            q = layout_features(img)
+        upright = layout_features(rect_bgr)
+        for rotated, q in ((False, upright), (True, turned_layout(upright))):
             if keep is None:
                 s = self.feats @ q
             else:
