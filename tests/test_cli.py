@@ -124,6 +124,7 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
     # and by step: detection's and identification's, each a measured figure
     steps = re.search(r"by step, mean ms a frame: detect: (.*); identify: (.*)", out)
     assert steps and "mask" in steps[1] and "blob hypotheses" in steps[1] and "first read" in steps[2]
+    assert "templates" in steps[2]  # a new frame's templates are identification's time
     assert all(float(x.rsplit(" ", 1)[1]) >= 0 for x in (steps[1] + ", " + steps[2]).split(", "))
 
 
