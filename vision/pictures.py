@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import agnostic
+from vision import agnostic, histogram
 from vision.blobs import components
 from vision.memo import last_result
 
@@ -532,10 +532,10 @@ def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
                      (w, (paper[a:b].T, paper[h - b:h - a].T))):
         cuts = [k * n // parts for k in range(parts + 1)]
         sizes = np.diff(cuts) * (b - a)
+        some = sizes > 0  # (an empty piece says nothing, as its nan mean said nothing before)
         for band in bands:
             run = np.concatenate(([0], np.cumsum(np.count_nonzero(band, axis=1))))[cuts]
-            shares = np.diff(run) / sizes if sizes.all() else [float("nan")]
-            least = min(least, min(float(v) for v in shares))
+            least = min([least, *(np.diff(run)[some] / sizes[some]).tolist()])
     return least
 
 
@@ -902,19 +902,8 @@ def _paper_vs(hsv: np.ndarray) -> Tuple[float, float]:
     np.percentile's and np.median's time (every call of the benchmark's 120 frames compared)."""
     h, w = hsv.shape[:2]
     inner = hsv[int(0.11 * h):int(0.89 * h), int(0.12 * w):int(0.88 * w)]
-    counts = np.cumsum(cv2.calcHist([inner], [2], None, [256], [0, 256]).ravel())
-    n = int(counts[-1])
-    at = (n - 1) * 0.8
-    k = math.floor(at)
-    t = at - k
-    a, b = _sorted_at(counts, k), _sorted_at(counts, min(k + 1, n - 1))
-    paper_v = float(b - (b - a) * (1 - t)) if t >= 0.5 else float(a + (b - a) * t)  # numpy's lerp
+    paper_v = float(histogram.percentile(
+        np.cumsum(cv2.calcHist([inner], [2], None, [256], [0, 256]).ravel()), 80))
     light = (inner[..., 2] >= paper_v - 5).astype(np.uint8)
-    counts = np.cumsum(cv2.calcHist([inner], [1], light, [256], [0, 256]).ravel())
-    m = int(counts[-1])
-    return paper_v, (_sorted_at(counts, (m - 1) // 2) + _sorted_at(counts, m // 2)) / 2.0
-
-
-def _sorted_at(counts: np.ndarray, k: int) -> int:
-    """The ``k``-th smallest (from 0) of 8-bit values whose cumulative histogram is ``counts``."""
-    return int(np.searchsorted(counts, k + 1))
+    return paper_v, histogram.median(
+        np.cumsum(cv2.calcHist([inner], [1], light, [256], [0, 256]).ravel()))
