@@ -31,6 +31,22 @@ def test_refine_edges_pulls_displaced_sides_back():
         assert _err(q, truth) < _err(off, truth)
 
 
+def test_refine_edges_reads_the_same_from_the_bgr_frame_as_from_its_grey():
+    """Only the part of the frame round the card is turned grey: the same profiles, so the same
+    corners, as from the whole frame's grey, at the frame's edges too."""
+    fr = _frame([synth.Placed("4C", True, 450, 250, 25), synth.Placed("7O", True, 20, 30, 10)])
+    gray = cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY)
+    rng = np.random.default_rng(1)
+    for t in fr.truth:
+        for _ in range(3):
+            off = t.corners.astype(np.float32) + rng.uniform(-4, 4, (4, 2)).astype(np.float32)
+            assert np.array_equal(detect.refine_edges(fr.image, off), detect.refine_edges(gray, off))
+    mx = rng.uniform(-30, 1300, (40, 20)).astype(np.float32)
+    my = rng.uniform(-30, 750, (40, 20)).astype(np.float32)
+    whole = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(detect._remapped(fr.image, mx, my), whole.astype(np.float32))
+
+
 def test_visibility_masks():
     cover = np.zeros((72, 48), np.uint8)
     cover[36:] = 1  # bottom half covered

@@ -83,12 +83,21 @@ def back_kind(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None) -> Option
     """Which of `is_back`'s tests calls the card a back: "even" (its interior under EVEN_BACK),
     "fair" (fairly even, without plain paper anywhere), or None (a face)."""
     cells = _cell_colours(rect_bgr)
-    if _uneven(cells, keep, strips=False) < EVEN_BACK:
+    whole = _uneven(cells, keep, strips=False)
+    if whole < EVEN_BACK:
         return "even"
-    # without plain paper anywhere, fairly even will do: textured paper has some everywhere
-    if _uneven(cells, keep, strips=True) < 9.0 and flat_fraction(rect_bgr) < 0.02:  # cheap first
+    # without plain paper anywhere, fairly even will do: textured paper has some everywhere.
+    # `_uneven` with ``strips`` is the least of the whole grid's (measured above; with ``keep``
+    # the only one) and four others': any one under the limit will do (cheap first)
+    fair = whole < FAIR_BACK or keep is None and any(
+        _rms(g) < FAIR_BACK for g in (cells[1:], cells[:-1], cells[:, 1:], cells[:, :-1]))
+    if fair and flat_fraction(rect_bgr) < 0.02:
         return "fair"
     return None
+
+
+FAIR_BACK = 9.0  # a card's interior this even, but for one edge row or column, with no plain
+                 # paper anywhere (`flat_fraction`), is a back
 
 
 def flat_fraction(rect_bgr: np.ndarray) -> float:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Dict, List, Optional, Tuple
 
 import cv2
@@ -209,7 +208,7 @@ class Recogniser:
             # a partly covered card is read from what is left of it: place its sides on the
             # image edges first, a few pixels matter more there
             with stages.time("refit edges"):
-                q = detect.refine_edges(page.gray, d.corners)
+                q = detect.refine_edges(page.image, d.corners)
             if float(np.abs(q - d.corners).max()) > 0.3:
                 alts = (d.corners,)
                 d = detect.Detection(q, d.score)
@@ -286,7 +285,7 @@ class Recogniser:
         with a fair score: the better-fitting quad wins."""
         tried = [d.corners]
         for reach in self.reaches:
-            q = detect.refine_edges(page.gray, d.corners, reach=reach)
+            q = detect.refine_edges(page.image, d.corners, reach=reach)
             if min(float(np.abs(q - p).max()) for p in tried) <= 0.3:
                 continue
             tried.append(q)
@@ -300,13 +299,8 @@ class Recogniser:
 
 
 class _Page:
-    """The frame being read, with its grey image made once and only if a second look needs it,
-    and the milliseconds of its steps."""
+    """The frame being read, and the milliseconds of its steps."""
 
     def __init__(self, image: np.ndarray, stages: Optional[Stages] = None):
         self.image = image
         self.stages = stages_or_none(stages)
-
-    @cached_property
-    def gray(self) -> np.ndarray:
-        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
