@@ -1,7 +1,7 @@
 """The readers' memo of a step's last result (vision/memo.py)."""
 import numpy as np
 
-from vision.memo import last_result, one_card
+from vision.memo import KEPT, last_result, one_card, recalled, remember
 
 
 def test_a_step_is_remembered_only_while_one_card_is_read():
@@ -23,3 +23,47 @@ def test_a_step_is_remembered_only_while_one_card_is_read():
     with one_card():
         step(card)
     assert len(calls) == 5  # forgotten once the card was read
+
+
+def test_a_step_keeps_its_last_few_calls_and_can_be_told_one():
+    calls = []
+
+    @last_result
+    def step(card):
+        calls.append(1)
+        return card.sum()
+
+    cards = [np.full((2, 2), k) for k in range(KEPT + 1)]
+    with one_card():
+        for card in cards[:KEPT]:
+            step(card)
+        assert [step(card) for card in cards[:KEPT]] == [0, 4, 8, 12][:KEPT]
+        assert len(calls) == KEPT  # the card and the card painted over, and back: made once each
+        step(cards[KEPT])  # one more: the oldest is let go
+        step(cards[0])
+        assert len(calls) == KEPT + 2
+        other = np.zeros((2, 2))
+        remember(step, 99.0, other)  # made another way
+        assert step(other) == 99.0 and recalled(step, other) == 99.0
+        assert len(calls) == KEPT + 2
+    assert recalled(step, other) is None  # (outside `one_card`: nothing is remembered)
+
+
+def test_a_card_painted_over_gets_the_same_lab_from_the_cards():
+    """`pass_on_lab`: the Lab of a card with its image turned in one part and one colour in
+    another, from the card's Lab, is the Lab OpenCV makes of it."""
+    import cv2
+
+    from vision.card_colours import card_lab, pass_on_lab
+
+    rng = np.random.default_rng(0)
+    card = rng.integers(0, 256, (180, 120, 3), np.uint8)
+    turned = rng.random((180, 120)) < 0.3
+    painted = ~turned & (rng.random((180, 120)) < 0.2)
+    made = card.copy()
+    np.copyto(made, card[::-1, ::-1], where=turned[..., None])
+    made[painted] = (201, 198, 180)
+    with one_card():
+        card_lab(card)
+        pass_on_lab(card, made, turned, painted)
+        assert np.array_equal(card_lab(made), cv2.cvtColor(made, cv2.COLOR_BGR2Lab))

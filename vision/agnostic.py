@@ -29,6 +29,7 @@ import numpy as np
 from vision import medallion, numerals, pictures
 from vision.blobs import components
 from vision.geometry import RECT_H, RECT_W
+from vision.card_colours import card_hsv, card_lab, pass_on_lab
 from vision.memo import last_result, one_card
 from vision.identify import Identity
 
@@ -267,7 +268,7 @@ def _ink(rect_bgr: np.ndarray) -> np.ndarray:
     """Ink: pixels far (in Lab) from the paper colour, thin lines (the frame, hatching) opened
     away. 8-bit Lab, histogram medians and table lookups: a tenth of the float time."""
     h, w = rect_bgr.shape[:2]
-    lab = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2Lab)  # L x 2.55; a and b + 128
+    lab = card_lab(rect_bgr)
     inner = lab[int(0.1 * h):int(0.9 * h), int(0.12 * w):int(0.88 * w)]
     counts = np.cumsum(cv2.calcHist([inner], [0], None, [256], [0, 256]).ravel())
     lightest = (inner[..., 0] >= np.searchsorted(counts, 0.6 * counts[-1])).astype(np.uint8)
@@ -326,12 +327,19 @@ def _hue_classes(rect_bgr: np.ndarray) -> np.ndarray:
     OpenCV's table lookup and masks: numpy's indexing took twice as long. The threshold, not
     `cv2.compare` with a number: OpenCV takes a 1 x 1 image compared with a number for two
     arrays of different sizes and raises (a one-pixel silhouette stopped a whole game)."""
-    hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
+    return hue_classes_of(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
+
+
+def hue_classes_of(hsv: np.ndarray) -> np.ndarray:
+    """`_hue_classes` of a card's (or a part's) 8-bit HSV."""
+    hue, sat, _ = cv2.split(hsv)
     _, vivid = cv2.threshold(sat, 70, 255, cv2.THRESH_BINARY)
     return cv2.bitwise_and(cv2.LUT(hue, _HUE_CLASS), vivid)
 
 
-_card_hues = last_result(_hue_classes)  # a card's pintas are counted several ways
+@last_result  # a card's pintas are counted several ways
+def _card_hues(rect_bgr: np.ndarray) -> np.ndarray:
+    return hue_classes_of(card_hsv(rect_bgr))
 
 
 def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = None) -> List[Pinta]:
@@ -1259,8 +1267,7 @@ def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
                  rect_bgr: np.ndarray) -> np.ndarray:
     """``cov`` grown over the cover's fringe (`FRINGE_PX`): step by step over the ink next to
     it that is dull or coloured like the cover, keeping the long runs along its edge."""
-    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
-    hue, sat, val = cv2.split(hsv)
+    hue, sat, val = cv2.split(card_hsv(rect_bgr))
     under = raw.astype(bool)
     ch, cs, cv_ = (float(np.median(c[under])) for c in (hue, sat, val))
     dh = np.abs(hue.astype(np.int16) - int(ch))
@@ -1503,6 +1510,7 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
         if not paper.any():
             return "no paper in view"
         out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
+    pass_on_lab(rect_bgr, out, take, lost)
     out_ink = _ink(out)
     blobs = pintas(out, ink=out_ink)
     if FILLED_CENTRE:

@@ -33,6 +33,7 @@ import numpy as np
 
 from vision import agnostic, histogram
 from vision.blobs import components
+from vision.card_colours import card_hsv, pass_on_lab
 from vision.memo import last_result
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
@@ -278,13 +279,13 @@ REY_HORSE = 0.35  # a silhouette read as a rey's is none if either end shows thi
 # 0.30 at most; sotas are left alone: a Fournier sota's brown legs reach 0.82)
 
 
-def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarray] = None
-                ) -> float:
+def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarray] = None,
+                hsv: Optional[np.ndarray] = None) -> float:
     """The larger share of the two `HORSE_SIDES` bands over `HORSE_ROWS` of the card (head end
     up) that is ink in a horse's colours, counting only where ``clear`` (bool, card-sized).
-    ``ink``: the card's `agnostic._ink`, if already made."""
+    ``ink``, ``hsv``: the card's `agnostic._ink` and HSV, if already made."""
     h, w = rect_bgr.shape[:2]
-    hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV))
+    hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv)
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     horse = (ink > 0) & clear & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
@@ -522,7 +523,7 @@ def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
     each side cut in ``parts`` pieces: a cover anywhere on the edge shows in one piece. Counted
     by running sums along the four bands, not a mean a piece (32 means took a millisecond a
     frame); the same shares to the last bit (whole counts over whole sizes)."""
-    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
+    hsv = card_hsv(rect_bgr)
     paper_v, paper_s = _paper_vs(hsv)
     paper = (hsv[..., 2] > 0.75 * paper_v) & (hsv[..., 1] < paper_s + 40)
     h, w = paper.shape
@@ -561,9 +562,10 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     if rank == "12" and REY_HORSE is not None or rank == "11" and CABALLO_HORSE:
         clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
         ink = agnostic._ink(rect_bgr) if ink is None else ink
-        horse = max(horse_share(rect_bgr, clear, ink),
+        hsv = card_hsv(rect_bgr)  # (turned with the card: made pixel by pixel)
+        horse = max(horse_share(rect_bgr, clear, ink, hsv),
                     horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1],
-                                cv2.rotate(ink, cv2.ROTATE_180)))
+                                cv2.rotate(ink, cv2.ROTATE_180), cv2.rotate(hsv, cv2.ROTATE_180)))
         if rank == "12" and horse >= REY_HORSE:
             return None, "a rey's silhouette with a horse's head beside it"
         if rank == "11" and horse < CABALLO_HORSE:
@@ -584,9 +586,10 @@ def _painted(rect_bgr: np.ndarray, overlap: np.ndarray
                                  interpolation=cv2.INTER_NEAREST), _CLEAR)
     if not near.any():
         return rect_bgr, None
-    rect_bgr = rect_bgr.copy()
-    rect_bgr[near > 0] = _paper(rect_bgr)
-    return rect_bgr, near
+    painted, where = rect_bgr.copy(), near > 0
+    painted[where] = _paper(rect_bgr)
+    pass_on_lab(rect_bgr, painted, painted=where)  # its ink is asked for next (`silhouette`)
+    return painted, near
 
 
 def held_suit(rect_bgr: np.ndarray, overlap: Optional[np.ndarray] = None) -> Optional[str]:
@@ -880,7 +883,7 @@ def _bowl(p: _Part) -> bool:
 def figure_suit(rect_bgr: np.ndarray) -> Tuple[Optional[str], str]:
     """(suit, what was seen) of a figure card's rectified image, either way up; (None, why) when
     no held pinta, or pintas of two suits, are found."""
-    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
+    hsv = card_hsv(rect_bgr)
     h = hsv.shape[0]
     paper_v, paper_s = _paper_vs(hsv)
     n = int(STRIP * h)
