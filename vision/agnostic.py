@@ -255,10 +255,12 @@ def ink_mask(rect_bgr: np.ndarray) -> np.ndarray:
     return _in_box(_ink(rect_bgr))
 
 
-def _in_box(mask: np.ndarray, even: bool = True) -> np.ndarray:
+def _in_box(mask: np.ndarray, even: bool = True, margin: int = 0) -> np.ndarray:
+    """``mask`` inside `_inked_box`, less ``margin`` px a side."""
     h, w = mask.shape
     out = np.zeros_like(mask)
     x0, y0, x1, y1 = _inked_box(w, h, even)
+    x0, y0, x1, y1 = x0 + margin, y0 + margin, x1 - margin, y1 - margin
     out[y0:y1, x0:x1] = mask[y0:y1, x0:x1]
     return out
 
@@ -348,12 +350,14 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
     card's `_ink`, if already made."""
     if ink is None:
         ink = _ink(rect_bgr)
-    mask = _in_box(ink)
     outside = None  # ink connected to the card's outline, made if a blob reaches the box's edge
     if erode:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode + 1,) * 2)
-        mask = cv2.erode(mask, kernel)
         ink = cv2.erode(ink, kernel)  # what touched a pinta through a thin bridge parts too
+    # the ink in the box, thinned: the thinned ink in the box less ``erode`` px a side (thinning
+    # what is in the box, as it was done, is thinning the ink and the box apart, and the box lies
+    # farther than that from the card's edge; one thinning less)
+    mask = _in_box(ink, margin=erode)
     n, labels, stats, centres = components(mask)
     h, w = mask.shape
     x0, y0, x1, y1 = _inked_box(w, h)
@@ -364,12 +368,13 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         if area < PINTA_MIN_PX:
             continue
         x, y, bw, bh = stats[i, :4]
-        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        at_edge = False
+        blob = None  # its pixels, cut out of the labels when first asked for: most blobs are
+        at_edge = False  # only sized (a figure's, its thinnings')
         if x <= x0 + erode or y <= y0 + erode or x + bw >= x1 - erode or y + bh >= y1 - erode:
             # (thinning takes ``erode`` pixels off the box's edges too)
             if outside is None:
                 outside = _reaching_outline(ink)
+            blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
             at_edge = bool((outside[y:y + bh, x:x + bw] & blob).any())
         if at_edge:  # measured without thin ink joined to it (the pinta stays at the edge)
             found = _peeled_blob(labels, i, stats[i], centres[i], (x0, y0, x1, y1), hues,
@@ -379,6 +384,8 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         else:
             found = _measured((x, y, bw, bh, area, blob, centres[i]), hues, w, h)
             found.at_edge = False
+            if blob is None:
+                found._cut = (labels, i, slice(y, y + bh), slice(x, x + bw))
         out.append(found)
     return out
 
@@ -432,6 +439,20 @@ class _Blob(Pinta):
     _in = None  # (the card's `_CardHues`, the blob's box in it): its colours are measured there
     _peels: Optional[tuple] = None
     _peel = None  # makes `peels` (a callable), if not made yet
+    _pixels: Optional[np.ndarray] = None
+    _cut = None  # (the card's labels, the blob's label, its rows, its columns): `pixels` from
+                 # there, if not made yet
+
+    @property
+    def pixels(self) -> Optional[np.ndarray]:
+        if self._pixels is None and self._cut is not None:
+            labels, i, rows, cols = self._cut
+            self._pixels = (labels[rows, cols] == i).astype(np.uint8)
+        return self._pixels
+
+    @pixels.setter
+    def pixels(self, value) -> None:
+        self._pixels = value
 
     @classmethod
     def of(cls, area: int, inside: tuple, x: float, y: float,
@@ -501,9 +522,8 @@ def _peeled(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
     x, y, bw, bh, area = (int(v) for v in stats[:5])
     blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
-    pad = px
-    core = cv2.morphologyEx(cv2.copyMakeBorder(blob, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
-                                               value=0), cv2.MORPH_OPEN, kernel)[pad:-pad, pad:-pad]
+    core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT,
+                            borderValue=0)  # (nothing beyond the blob's box)
     n, lab = cv2.connectedComponents(blob - core, connectivity=8)
     x0, y0, x1, y1 = box
     rim = np.zeros_like(blob)  # the pinta box's edge, over the blob's box
