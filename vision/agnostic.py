@@ -29,7 +29,7 @@ import numpy as np
 from vision import medallion, numerals, pictures
 from vision.blobs import components
 from vision.geometry import RECT_H, RECT_W
-from vision.card_colours import card_hsv, card_lab, pass_on_lab
+from vision.card_colours import card_hsv, card_lab, paint, pass_on_lab, turn_in
 from vision.memo import last_result, one_card
 from vision.identify import Identity
 
@@ -1518,18 +1518,17 @@ def _filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray]
     cov_t = cov[::-1, ::-1]
     seen = ~cv2.dilate(raw, np.ones((2 * FILLED_SEEN_PX + 1,) * 2, np.uint8)).astype(bool)
     seen_t = seen[::-1, ::-1]
-    turned = rect_bgr[::-1, ::-1]
     out = rect_bgr.copy()
     take = cov & ~cov_t  # hidden, its image in view
     both = cov & cov_t
     take |= both & ~seen & seen_t  # hidden by both pads: kept where in view, else its image's
     lost = both & ~seen & ~seen_t
-    np.copyto(out, turned, where=take[..., None])  # (a fifth of the time of out[take] = ...)
+    turn_in(out, rect_bgr, take)
     if lost.any():
         paper = ~cov & ~ink.astype(bool)
         if not paper.any():
             return "no paper in view"
-        out[lost] = np.median(rect_bgr[paper], axis=0).astype(np.uint8)
+        paint(out, lost, np.median(rect_bgr[paper], axis=0).astype(np.uint8))
     pass_on_lab(rect_bgr, out, take, lost)
     out_ink = _ink(out)
     blobs = pintas(out, ink=out_ink)

@@ -33,7 +33,7 @@ import numpy as np
 
 from vision import agnostic, histogram
 from vision.blobs import components
-from vision.card_colours import card_hsv, pass_on_lab
+from vision.card_colours import card_hsv, paint, pass_on_lab
 from vision.memo import last_result
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
@@ -586,9 +586,9 @@ def _painted(rect_bgr: np.ndarray, overlap: np.ndarray
                                  interpolation=cv2.INTER_NEAREST), _CLEAR)
     if not near.any():
         return rect_bgr, None
-    painted, where = rect_bgr.copy(), near > 0
-    painted[where] = _paper(rect_bgr)
-    pass_on_lab(rect_bgr, painted, painted=where)  # its ink is asked for next (`silhouette`)
+    painted = rect_bgr.copy()
+    paint(painted, near, np.asarray(_paper(rect_bgr)).astype(np.uint8))  # (as numpy casts)
+    pass_on_lab(rect_bgr, painted, painted=near)  # its ink is asked for next (`silhouette`)
     return painted, near
 
 
