@@ -19,6 +19,13 @@ def card_hsv(rect_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
 
 
+@last_result  # (the hue and saturation most readers want, made apart once)
+def hsv_planes(rect_bgr: np.ndarray) -> tuple:
+    """The card's hue, saturation and value, each a plane (`card_hsv` split): not to be
+    changed."""
+    return tuple(cv2.split(card_hsv(rect_bgr)))
+
+
 def pass_on_lab(card: np.ndarray, made: np.ndarray, turned: Optional[np.ndarray] = None,
                 painted: Optional[np.ndarray] = None) -> None:
     """Tell `card_lab` the Lab of ``made``: the ``card`` with its own image turned about its

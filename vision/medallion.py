@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import components
-from vision.card_colours import card_hsv
+from vision.card_colours import hsv_planes
 
 GOLD_HUE = (8, 35)  # OpenCV hue (0-180) of gold ink: yellow to orange
 GOLD_SAT = 150  # ...this saturated at least (Fournier's aged paper is yellow too, at 85-100)
@@ -50,7 +50,7 @@ EDGE_CLEAR_PX = 2  # edge points this near the cover or the card's edge are the 
 
 def gold_mask(rect_bgr: np.ndarray) -> np.ndarray:
     """0/1 per pixel: saturated yellow to orange ink."""
-    hue, sat, _ = cv2.split(card_hsv(rect_bgr))
+    hue, sat, _ = hsv_planes(rect_bgr)
     return ((hue >= GOLD_HUE[0]) & (hue < GOLD_HUE[1]) & (sat >= GOLD_SAT)).astype(np.uint8)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from vision import agnostic, histogram
 from vision.blobs import components
-from vision.card_colours import card_hsv, paint, pass_on_lab
+from vision.card_colours import card_hsv, hsv_planes, paint, pass_on_lab
 from vision.memo import last_result
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
@@ -280,12 +280,16 @@ REY_HORSE = 0.35  # a silhouette read as a rey's is none if either end shows thi
 
 
 def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarray] = None,
-                hsv: Optional[np.ndarray] = None) -> float:
+                hue_sat: Optional[tuple] = None) -> float:
     """The larger share of the two `HORSE_SIDES` bands over `HORSE_ROWS` of the card (head end
     up) that is ink in a horse's colours, counting only where ``clear`` (bool, card-sized).
-    ``ink``, ``hsv``: the card's `agnostic._ink` and HSV, if already made."""
+    ``ink``, ``hue_sat``: the card's `agnostic._ink` and hue and saturation planes, if already
+    made."""
     h, w = rect_bgr.shape[:2]
-    hue, sat, _ = cv2.split(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV) if hsv is None else hsv)
+    if hue_sat is None:
+        hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
+        hue_sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)
+    hue, sat = hue_sat
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     horse = (ink > 0) & clear & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
@@ -562,10 +566,11 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
     if rank == "12" and REY_HORSE is not None or rank == "11" and CABALLO_HORSE:
         clear = np.ones(rect_bgr.shape[:2], bool) if clear_of is None else clear_of == 0
         ink = agnostic._ink(rect_bgr) if ink is None else ink
-        hsv = card_hsv(rect_bgr)  # (turned with the card: made pixel by pixel)
-        horse = max(horse_share(rect_bgr, clear, ink, hsv),
+        hue_sat = hsv_planes(rect_bgr)[:2]  # (turned with the card: made pixel by pixel)
+        horse = max(horse_share(rect_bgr, clear, ink, hue_sat),
                     horse_share(cv2.rotate(rect_bgr, cv2.ROTATE_180), clear[::-1, ::-1],
-                                cv2.rotate(ink, cv2.ROTATE_180), cv2.rotate(hsv, cv2.ROTATE_180)))
+                                cv2.rotate(ink, cv2.ROTATE_180),
+                                tuple(cv2.rotate(p, cv2.ROTATE_180) for p in hue_sat)))
         if rank == "12" and horse >= REY_HORSE:
             return None, "a rey's silhouette with a horse's head beside it"
         if rank == "11" and horse < CABALLO_HORSE:
