@@ -1111,3 +1111,42 @@ def test_the_medallion_and_numeral_readers_take_any_card_image():
             assert loops(card, cover) in (None, "lower", "upper")
     for card in cards[:2] + cards[3:]:
         assert read_medallion(card)[0] is None and loops(card) is None
+
+
+def test_the_ink_reaching_the_outline_is_every_blob_with_a_pixel_in_the_outer_two_lines():
+    """`_reaching_outline`'s flood fill from a frame round the card marks what labelling the
+    opened ink's blobs and keeping those in the outer two lines marks, on inks of every kind."""
+    import cv2
+
+    from vision import agnostic
+
+    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * agnostic.EDGE_BRIDGE_PX + 1,) * 2)
+
+    def by_labels(ink):
+        opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, bridge)
+        _, labels = cv2.connectedComponents(opened, connectivity=8)
+        edge = np.unique(np.concatenate([labels[:2].ravel(), labels[-2:].ravel(),
+                                         labels[:, :2].ravel(), labels[:, -2:].ravel()]))
+        return (np.isin(labels, edge[edge > 0])).astype(np.uint8)
+
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        ink = (rng.random((180, 120)) < rng.uniform(0.05, 0.7)).astype(np.uint8)
+        ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((int(rng.integers(1, 5)),) * 2, np.uint8))
+        assert np.array_equal(agnostic._reaching_outline(ink), by_labels(ink))
+
+
+def test_thinning_the_ink_in_the_box_is_thinning_the_ink_in_a_smaller_box():
+    """`pintas` thins the card's ink once and takes it in a box ``erode`` px smaller a side:
+    the same mask as thinning the ink in the box."""
+    import cv2
+
+    from vision import agnostic
+
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        ink = (rng.random((180, 120)) < rng.uniform(0.1, 0.6)).astype(np.uint8)
+        for px in (2, 3, 4, 5):
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
+            assert np.array_equal(cv2.erode(agnostic._in_box(ink), kernel),
+                                  agnostic._in_box(cv2.erode(ink, kernel), margin=px))

@@ -67,3 +67,19 @@ def test_a_card_painted_over_gets_the_same_lab_from_the_cards():
         card_lab(card)
         pass_on_lab(card, made, turned, painted)
         assert np.array_equal(card_lab(made), cv2.cvtColor(made, cv2.COLOR_BGR2Lab))
+
+
+def test_paint_and_turn_in_are_numpys_masked_assignments():
+    from vision.card_colours import paint, turn_in
+
+    rng = np.random.default_rng(3)
+    card = rng.integers(0, 256, (180, 120, 3), np.uint8)
+    where = rng.random((180, 120)) < 0.4
+    a, b = card.copy(), card.copy()
+    a[where] = (200.7, 13.2, 99.9)  # numpy casts the colour as astype does
+    paint(b, where, np.asarray((200.7, 13.2, 99.9)).astype(np.uint8))
+    assert np.array_equal(a, b)
+    a, b = card.copy(), card.copy()
+    np.copyto(a, card[::-1, ::-1], where=where[..., None])
+    turn_in(b, card, where.astype(np.uint8))
+    assert np.array_equal(a, b)

@@ -504,3 +504,27 @@ def test_a_figure_read_whole_by_its_margin_must_agree_with_its_head_end(monkeypa
     assert whole_table_read(deck, 10014, 8) == ("11B", None)
     monkeypatch.setattr(pictures, "HEAD_END_AGREES", False)
     assert whole_table_read(deck, 10014, 8) == ("11B", "10B")
+
+
+def test_the_medallions_circle_is_the_same_counted_by_opencv_or_numpy(monkeypatch):
+    """`medallion.best_circle` counts 16-bit slots with OpenCV's histogram where they fit, and
+    with numpy's bincount where they do not: the same circle either way."""
+    from vision import medallion
+
+    rng = np.random.default_rng(2)
+    sets = []
+    for _ in range(30):
+        n = int(rng.integers(20, 400))
+        th, r = rng.uniform(0, 2 * np.pi, n), rng.uniform(12, 45)
+        ring = np.c_[rng.uniform(25, 95) + r * np.cos(th), rng.uniform(40, 140) + r * np.sin(th)]
+        noise = rng.uniform(0, 1, (n // 3, 2)) * [119, 179]
+        sets.append(np.clip(np.r_[ring, noise].round(), 0, [119, 179]).astype(np.float32))
+    fast = [medallion.best_circle(p, 120, 180) for p in sets]
+    wide = medallion._grid.__wrapped__
+
+    def int32_grid(*args):
+        xs, ys, r0, bins, bin_of, first = wide(*args)
+        return xs, ys, r0, bins, bin_of.astype(np.int32), first.astype(np.int32)
+
+    monkeypatch.setattr(medallion, "_grid", int32_grid)
+    assert [medallion.best_circle(p, 120, 180) for p in sets] == fast
