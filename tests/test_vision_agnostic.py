@@ -1150,3 +1150,32 @@ def test_thinning_the_ink_in_the_box_is_thinning_the_ink_in_a_smaller_box():
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
             assert np.array_equal(cv2.erode(agnostic._in_box(ink), kernel),
                                   agnostic._in_box(cv2.erode(ink, kernel), margin=px))
+
+
+def test_the_necks_peeled_off_a_pinta_are_the_pieces_on_the_box_edge():
+    """`_necks` flood-fills from a frame beside the blob's box where it lies on the pinta box's
+    edge: the pieces labelling finds with a pixel on that edge, for blobs inside the box and
+    (by labelling) beyond it."""
+    import cv2
+
+    from vision import agnostic
+
+    def by_labels(thin, box, x, y):
+        x0, y0, x1, y1 = box
+        n, lab = cv2.connectedComponents(thin, connectivity=8)
+        rim = np.zeros_like(thin)
+        rim[:max(y0 + 1 - y, 0)], rim[max(y1 - 1 - y, 0):] = 1, 1
+        rim[:, :max(x0 + 1 - x, 0)], rim[:, max(x1 - 1 - x, 0):] = 1, 1
+        neck = np.zeros(n, np.uint8)
+        neck[lab[rim > 0]] = 1
+        neck[0] = 0
+        return neck[lab]
+
+    rng = np.random.default_rng(4)
+    box = (11, 13, 109, 167)
+    for _ in range(2000):
+        h, w = (int(v) for v in rng.integers(1, 40, 2))
+        thin = (rng.random((h, w)) < rng.uniform(0.05, 0.8)).astype(np.uint8)
+        x = int(rng.choice([box[0] - 1, box[0], box[0] + 3, box[2] - w, box[2] - w + 1]))
+        y = int(rng.choice([box[1] - 1, box[1], box[1] + 3, box[3] - h, box[3] - h + 1]))
+        assert np.array_equal(agnostic._necks(thin, box, x, y), by_labels(thin, box, x, y))

@@ -539,15 +539,7 @@ def _peeled(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2)
     core = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT,
                             borderValue=0)  # (nothing beyond the blob's box)
-    n, lab = cv2.connectedComponents(blob - core, connectivity=8)
-    x0, y0, x1, y1 = box
-    rim = np.zeros_like(blob)  # the pinta box's edge, over the blob's box
-    rim[:max(y0 + 1 - y, 0)], rim[max(y1 - 1 - y, 0):] = 1, 1
-    rim[:, :max(x0 + 1 - x, 0)], rim[:, max(x1 - 1 - x, 0):] = 1, 1
-    neck = np.zeros(n, np.uint8)
-    neck[lab[rim > 0]] = 1
-    neck[0] = 0
-    kept = blob - neck[lab]
+    kept = blob - _necks(blob - core, box, x, y)
     m, lab, st, cen = components(kept)
     if m < 2:
         return x, y, bw, bh, area, blob, centre
@@ -557,6 +549,45 @@ def _peeled(labels: np.ndarray, i: int, stats: np.ndarray, centre: np.ndarray,
     px, py, pw, ph, pa = (int(v) for v in st[j, :5])
     part = (lab[py:py + ph, px:px + pw] == j).astype(np.uint8)
     return x + px, y + py, pw, ph, pa, part, np.array([x + cen[j][0], y + cen[j][1]])
+
+
+def _necks(thin: np.ndarray, box: Tuple[int, int, int, int], x: int, y: int) -> np.ndarray:
+    """0/1: the 8-connected pieces of ``thin`` (a blob's box at ``x``, ``y``) with a pixel on
+    the pinta box's edge (``box``: x0, y0, x1, y1). A blob lies inside the box, so the edge is
+    at most the outer line of the blob's box on each side: the pieces are flood-filled from a
+    frame round it on those sides, in a third of the time of labelling them all."""
+    h, w = thin.shape
+    x0, y0, x1, y1 = box
+    top, left = max(y0 + 1 - y, 0), max(x0 + 1 - x, 0)  # rows, columns on the edge
+    bottom, right = h - min(max(y1 - 1 - y, 0), h), w - min(max(x1 - 1 - x, 0), w)
+    if max(top, bottom, left, right) > 1:  # (a blob beyond the box: label every piece)
+        n, lab = cv2.connectedComponents(thin, connectivity=8)
+        rim = np.zeros_like(thin)
+        rim[:top], rim[h - bottom:], rim[:, :left], rim[:, w - right:] = 1, 1, 1, 1
+        neck = np.zeros(n, np.uint8)
+        neck[lab[rim > 0]] = 1
+        neck[0] = 0
+        return neck[lab]
+    if not (top or bottom or left or right):
+        return np.zeros_like(thin)
+    framed = cv2.copyMakeBorder(thin, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    seeds = []  # a frame line beside each edge line touches that line alone
+    if top:
+        framed[0] = 1
+        seeds.append((0, 0))
+    if bottom:
+        framed[h + 1] = 1
+        seeds.append((0, h + 1))
+    if left:
+        framed[:, 0] = 1
+        seeds.append((0, 0))
+    if right:
+        framed[:, w + 1] = 1
+        seeds.append((w + 1, 0))
+    for seed in seeds:
+        if framed[seed[1], seed[0]] == 1:
+            cv2.floodFill(framed, None, seed, 2, flags=8)
+    return (framed[1:-1, 1:-1] == 2).view(np.uint8)
 
 
 def blob_axes(blob: np.ndarray, area: int) -> Tuple[float, float, float]:

@@ -726,7 +726,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     what was seen. ``paper_v``, ``paper_s``: the paper's value and saturation; ``away``: where
     a pinta may not reach (strip-sized, nonzero near another card lying over this one: a pinta
     cut there may be another suit's, or part of that card)."""
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    sat = hsv[..., 1]
     w = hsv.shape[1]
     card = (w, h)
     found = {}
@@ -734,7 +734,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
 
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
-    gold = _interior(((hue >= 17) & (hue <= 34) & (sat > 100)).astype(np.uint8), h)
+    gold = _interior(_within(hsv, (17, 101, 0), (34, 255, 255)), h)
     for kernel in COIN_OPENINGS if cv2.countNonZero(gold) >= 400 else ():  # (an opening only
         # takes pixels away: too few for a coin, none is found)
         for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True,
@@ -748,7 +748,7 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
             break
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
-    green = _interior(((hue >= 29) & (hue <= 90) & (sat > 90)).astype(np.uint8), h)
+    green = _interior(_within(hsv, (29, 91, 0), (90, 255, 255)), h)
     for p in _parts(cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3), 370, card,
                     where=_club_place) if cv2.countNonZero(green) >= 370 else ():
         if p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
@@ -758,9 +758,11 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
 
     # espadas: a thin straight bar of grey or blue steel, roughly upright, from near the top
     # (thin: it survives a 3 x 3 opening but not a 9 x 9 one)
-    blue = (hue >= 90) & (hue <= 135) & (sat > 50)
-    steel = ((sat < 80) & (val > 0.35 * paper_v) & (val < 0.8 * paper_v)) | blue
-    steel = cv2.morphologyEx(_interior(steel.astype(np.uint8), h), cv2.MORPH_OPEN, _K3)
+    blue = _within(hsv, (90, 51, 0), (135, 255, 255))
+    steel = _within(hsv, (0, 0, math.floor(0.35 * paper_v) + 1),
+                    (255, 79, math.ceil(0.8 * paper_v) - 1)) | blue
+    blue = blue.view(bool)
+    steel = cv2.morphologyEx(_interior(steel, h), cv2.MORPH_OPEN, _K3)
     thin = cv2.morphologyEx(steel & (1 - cv2.morphologyEx(steel, cv2.MORPH_OPEN, _K9)),
                             cv2.MORPH_OPEN, _K3) if cv2.countNonZero(steel) >= 100 else None
     for p in _parts(thin, 100, card, keep=True, low=1.0, where=_blade_place) \
@@ -772,10 +774,12 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
 
     # copas: a small compact red bowl near the top, beside the figure (not over its head: red
     # shoes of a turned card), with paper on both sides of it
-    warm = _interior((((hue < 20) | (hue >= 165)) & (sat > 100)).astype(np.uint8), h)
+    warm = _interior(_within(hsv, (0, 101, 0), (19, 255, 255)) |
+                     _within(hsv, (165, 101, 0), (255, 255, 255)), h)
     cut = int(CUP_DEPTH * h)
     warm[cut:] = 0  # a bowl resting on a horse's head is one red blob with it
-    paper = (val > 0.8 * paper_v) & (sat < paper_s + 35)
+    paper = _within(hsv, (0, 0, math.floor(0.8 * paper_v) + 1),
+                    (255, math.ceil(paper_s + 35) - 1, 255)).view(bool)
     for p in _parts(cv2.morphologyEx(warm, cv2.MORPH_OPEN, _K3), 100, card, keep=True,
                     where=_cup_place) if cv2.countNonZero(warm) >= 100 else ():
         if _bowl(p) and p.solidity >= 0.9 and _narrows(p, cut, w):
@@ -793,6 +797,17 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
             if box.any():
                 del found[suit]
     return found
+
+
+def _within(hsv: np.ndarray, lo: Tuple[int, int, int], hi: Tuple[int, int, int]) -> np.ndarray:
+    """0/1 where each of hue, saturation and value lies in [lo, hi] (whole numbers: a value
+    over a limit t is one of at least floor(t) + 1, under it of at most ceil(t) - 1): OpenCV's
+    range test, the same masks as numpy's comparisons at a fraction of their time."""
+    lo = tuple(max(int(v), 0) for v in lo)
+    hi = tuple(min(int(v), 255) for v in hi)
+    if any(a > b for a, b in zip(lo, hi)):
+        return np.zeros(hsv.shape[:2], np.uint8)
+    return cv2.inRange(hsv, lo, hi) & 1
 
 
 def _coin_place(p: _Place) -> bool:
