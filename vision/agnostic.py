@@ -378,11 +378,11 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
     x0, y0, x1, y1 = _inked_box(w, h)
     hues = _CardHues(rect_bgr)
     out = []
+    rows = stats.tolist()  # (Python numbers, read once: numpy's scalars cost more each)
     for i in range(1, n):
-        area = int(stats[i, cv2.CC_STAT_AREA])
+        x, y, bw, bh, area = rows[i]
         if area < PINTA_MIN_PX:
             continue
-        x, y, bw, bh = stats[i, :4]
         blob = None  # its pixels, cut out of the labels when first asked for: most blobs are
         at_edge = False  # only sized (a figure's, its thinnings')
         if x <= x0 + erode or y <= y0 + erode or x + bw >= x1 - erode or y + bh >= y1 - erode:

@@ -689,9 +689,9 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
     n, labels, stats, _ = components(mask)
     w_card, h_card = card
     out = []
+    rows = stats.tolist()  # (Python numbers, read once: numpy's scalars cost more each)
     for i in range(1, n):
-        area = int(stats[i, cv2.CC_STAT_AREA])
-        x, y, w, h = (int(v) for v in stats[i, :4])
+        x, y, w, h, area = rows[i]
         if area < min_area or y > 0.3 * h_card or y + h > low * h_card:
             continue
         if where is not None and not where(_Place(area, x / w_card, y / h_card,
