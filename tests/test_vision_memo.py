@@ -4,7 +4,8 @@ import numpy as np
 from vision.memo import KEPT, last_result, one_card, recalled, remember
 
 
-def test_a_step_is_remembered_only_while_one_card_is_read():
+def _counted_step():
+    """A `last_result` step that sums a card, and the list it notes each making in."""
     calls = []
 
     @last_result
@@ -12,6 +13,11 @@ def test_a_step_is_remembered_only_while_one_card_is_read():
         calls.append(1)
         return card.sum()
 
+    return step, calls
+
+
+def test_a_step_is_remembered_only_while_one_card_is_read():
+    step, calls = _counted_step()
     card = np.ones((4, 4))
     step(card)
     card[0, 0] = 5  # a caller outside the readers may draw on a card between two calls
@@ -26,13 +32,7 @@ def test_a_step_is_remembered_only_while_one_card_is_read():
 
 
 def test_a_step_keeps_its_last_few_calls_and_can_be_told_one():
-    calls = []
-
-    @last_result
-    def step(card):
-        calls.append(1)
-        return card.sum()
-
+    step, calls = _counted_step()
     cards = [np.full((2, 2), k) for k in range(KEPT + 1)]
     with one_card():
         for card in cards[:KEPT]:
