@@ -272,10 +272,14 @@ def _ink(rect_bgr: np.ndarray) -> np.ndarray:
     h, w = rect_bgr.shape[:2]
     lab = card_lab(rect_bgr)
     inner = lab[int(0.1 * h):int(0.9 * h), int(0.12 * w):int(0.88 * w)]
-    counts = np.cumsum(cv2.calcHist([inner], [0], None, [256], [0, 256]).ravel())
-    lightest = (inner[..., 0] >= np.searchsorted(counts, 0.6 * counts[-1])).astype(np.uint8)
-    paper = tuple(_hist_median(cv2.calcHist([inner], [k], lightest, [256], [0, 256]))
-                  for k in range(3)) + (0.0,)  # the lightest pixels' common colour
+    lightness = cv2.calcHist([inner], [0], None, [256], [0, 256])
+    counts = np.cumsum(lightness.ravel())
+    least = int(np.searchsorted(counts, 0.6 * counts[-1]))  # the lightest 40%'s lightness...
+    lightest = cv2.inRange(inner, (least, 0, 0), (255, 255, 255))
+    lightness[:least] = 0  # ... whose own histogram is the card's from there on
+    paper = (_hist_median(lightness),) + tuple(
+        _hist_median(cv2.calcHist([inner], [k], lightest, [256], [0, 256])) for k in (1, 2)) + \
+        (0.0,)  # the lightest pixels' common colour
     diff = cv2.absdiff(lab, paper)  # squared by table: no float temporaries
     light, a, b = (cv2.extractChannel(diff, k) for k in range(3))  # (cv2.split: 1.6 times)
     dist2 = cv2.add(cv2.add(cv2.LUT(light, _SQ_LIGHT), cv2.LUT(a, _SQ_CHROMA)),
