@@ -28,8 +28,8 @@ import numpy as np
 
 from vision import medallion, numerals, pictures
 from vision.blobs import components
-from vision.geometry import RECT_H, RECT_W
 from vision.card_colours import card_lab, hsv_planes, paint, pass_on_lab, turn_in
+from vision.geometry import RECT_H, RECT_W
 from vision.memo import last_result, one_card
 from vision.identify import Identity
 

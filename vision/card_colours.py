@@ -31,7 +31,7 @@ def pass_on_lab(card: np.ndarray, made: np.ndarray, turned: Optional[np.ndarray]
     """Tell `card_lab` the Lab of ``made``: the ``card`` with its own image turned about its
     centre where ``turned`` (bool) is set, and one colour where ``painted`` is. Lab is made
     pixel by pixel, so the card's Lab moved the same way and that colour's are the same numbers
-    at a fifth of the time (if the card's is remembered: else ``made``'s is made when asked)."""
+    in 0.4 of the time (if the card's is remembered: else ``made``'s is made when asked)."""
     lab = recalled(card_lab, card)
     if lab is None:
         return

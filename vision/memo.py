@@ -45,27 +45,36 @@ def last_result(fn):
         if not getattr(_state, "depth", 0):
             return fn(*arrays)
         kept = _kept(remembered)
-        for refs, result in kept:
-            if len(refs) == len(arrays) and all(r() is a for r, a in zip(refs, arrays)):
-                return result
-        result = fn(*arrays)
-        _keep(kept, arrays, result)
+        result = _find(kept, arrays)
+        if result is _NONE:
+            result = fn(*arrays)
+            _keep(kept, arrays, result)
         return result
 
     return remembered
 
 
+_NONE = object()  # (nothing remembered)
+
+
+def _find(kept: list, arrays: tuple):
+    for refs, result in kept:
+        if len(refs) == len(arrays) and all(r() is a for r, a in zip(refs, arrays)):
+            return result
+    return _NONE
+
+
 def recalled(step, *arrays):
     """What a `last_result` ``step`` remembers for ``arrays``, or None."""
     if getattr(_state, "depth", 0):
-        for refs, result in _kept(step):
-            if len(refs) == len(arrays) and all(r() is a for r, a in zip(refs, arrays)):
-                return result
+        result = _find(_kept(step), arrays)
+        if result is not _NONE:
+            return result
     return None
 
 
 def remember(step, result, *arrays) -> None:
-    """Tell a `last_result` ``step`` its result for ``arrays``, made another way (the HSV of a
+    """Tell a `last_result` ``step`` its result for ``arrays``, made another way (the Lab of a
     card painted over, from the card's: the same numbers at a fraction of the time). Only
     within `one_card`; elsewhere the step makes it when asked."""
     if getattr(_state, "depth", 0):
