@@ -528,3 +528,26 @@ def test_the_medallions_circle_is_the_same_counted_by_opencv_or_numpy(monkeypatc
 
     monkeypatch.setattr(medallion, "_grid", int32_grid)
     assert [medallion.best_circle(p, 120, 180) for p in sets] == fast
+
+
+def test_the_held_pintas_colour_masks_are_numpys_comparisons():
+    """`pictures._within`: OpenCV's range test with whole-number limits marks what numpy's
+    comparisons with the float limits mark (a value over t is one of at least floor(t) + 1)."""
+    import math
+
+    rng = np.random.default_rng(6)
+    for _ in range(100):
+        hsv = rng.integers(0, 256, (60, 50, 3), np.uint8)
+        hsv[..., 0] %= 181
+        hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+        pv, ps = float(rng.choice([rng.uniform(0, 255), float(rng.integers(0, 256))])), \
+            float(rng.uniform(0, 255))
+        steel = (sat < 80) & (val > 0.35 * pv) & (val < 0.8 * pv)
+        assert np.array_equal(pictures._within(hsv, (0, 0, math.floor(0.35 * pv) + 1),
+                                               (255, 79, math.ceil(0.8 * pv) - 1)), steel)
+        paper = (val > 0.8 * pv) & (sat < ps + 35)
+        assert np.array_equal(pictures._within(hsv, (0, 0, math.floor(0.8 * pv) + 1),
+                                               (255, math.ceil(ps + 35) - 1, 255)), paper)
+        gold = (hue >= 17) & (hue <= 34) & (sat > 100)
+        assert np.array_equal(pictures._within(hsv, (17, 101, 0), (34, 255, 255)), gold)
+    assert not pictures._within(hsv, (0, 0, 300), (255, 255, 255)).any()  # an empty range
