@@ -1134,6 +1134,10 @@ def test_the_ink_reaching_the_outline_is_every_blob_with_a_pixel_in_the_outer_tw
         ink = (rng.random((180, 120)) < rng.uniform(0.05, 0.7)).astype(np.uint8)
         ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((int(rng.integers(1, 5)),) * 2, np.uint8))
         assert np.array_equal(agnostic._reaching_outline(ink), by_labels(ink))
+    for _ in range(300):  # inks a few pixels across: the outer two lines are most of them
+        h, w = (int(v) for v in rng.integers(1, 9, 2))
+        ink = (rng.random((h, w)) < rng.uniform(0.1, 0.95)).astype(np.uint8)
+        assert np.array_equal(agnostic._reaching_outline(ink), by_labels(ink))
 
 
 def test_thinning_the_ink_in_the_box_is_thinning_the_ink_in_a_smaller_box():

@@ -16,3 +16,4 @@ def test_percentile_and_median_from_a_histogram_are_numpys():
             assert histogram.percentile(counts, q) == np.percentile(values, q)
         assert histogram.median(counts) == np.median(values)
         assert [histogram.kth(counts, k) for k in range(size)] == sorted(values.tolist())
+        assert histogram.lower_median(counts) == sorted(values.tolist())[(size - 1) // 2]

@@ -26,9 +26,9 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import medallion, numerals, pictures
+from vision import histogram, medallion, numerals, pictures
 from vision.blobs import components
-from vision.card_colours import card_lab, hsv_planes, paint, pass_on_lab, turn_in
+from vision.card_colours import card_lab, hsv_planes, hue_saturation, paint, pass_on_lab, turn_in
 from vision.geometry import RECT_H, RECT_W
 from vision.memo import last_result, one_card
 from vision.identify import Identity
@@ -244,12 +244,6 @@ _SQ_LIGHT = (np.arange(256, dtype=np.float32) / 2.55) ** 2  # 8-bit L difference
 _SQ_CHROMA = 1.5 * np.arange(256, dtype=np.float32) ** 2  # chroma differences count more
 
 
-def _hist_median(hist: np.ndarray) -> float:
-    """The median of 8-bit values from their 256-bin histogram."""
-    counts = np.cumsum(hist.ravel())
-    return float(np.searchsorted(counts, (counts[-1] + 1) // 2))
-
-
 def ink_mask(rect_bgr: np.ndarray) -> np.ndarray:
     """Ink inside the card's frame (`_inked_box`): see `_ink`."""
     return _in_box(_ink(rect_bgr))
@@ -277,8 +271,8 @@ def _ink(rect_bgr: np.ndarray) -> np.ndarray:
     least = int(np.searchsorted(counts, 0.6 * counts[-1]))  # the lightest 40%'s lightness...
     lightest = cv2.inRange(inner, (least, 0, 0), (255, 255, 255))
     lightness[:least] = 0  # ... whose own histogram is the card's from there on
-    paper = (_hist_median(lightness),) + tuple(
-        _hist_median(cv2.calcHist([inner], [k], lightest, [256], [0, 256])) for k in (1, 2)) + \
+    paper = tuple(float(histogram.lower_median(np.cumsum(hist.ravel()))) for hist in (
+        lightness, *(cv2.calcHist([inner], [k], lightest, [256], [0, 256]) for k in (1, 2)))) + \
         (0.0,)  # the lightest pixels' common colour
     diff = cv2.absdiff(lab, paper)  # squared by table: no float temporaries
     light, a, b = (cv2.extractChannel(diff, k) for k in range(3))  # (cv2.split: 1.6 times)
@@ -298,28 +292,19 @@ def _reaching_outline(ink: np.ndarray) -> np.ndarray:
     beyond it (cloth between a hand's fingers, a card beside it), not a pinta."""
     bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * EDGE_BRIDGE_PX + 1,) * 2)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, bridge)
+    # the 8-connected blobs with a pixel in the outer two lines, by one flood fill from a frame
+    # round the card: each outermost line takes in the line inside it, so that what lies in
+    # either line, and nothing else, touches the frame (a pixel taken in lies beside the outer
+    # two lines alone; on a card three lines or fewer across, those are all of it). The same
+    # pixels as labelling every blob, at 0.7 of the time
     h, w = ink.shape
-    if h >= 4 and w >= 4:
-        # the 8-connected blobs with a pixel in the outer two lines, by one flood fill from a
-        # frame round the card: each outermost line takes in the line inside it, so that
-        # what lies in either line, and nothing else, touches the frame (a pixel taken in lies
-        # beside the outer two lines alone). The same pixels as labelling every blob, at 0.7
-        # of the time
-        grown = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
-        grown[1] |= grown[2]
-        grown[h] |= grown[h - 1]
-        grown[:, 1] |= grown[:, 2]
-        grown[:, w] |= grown[:, w - 1]
-        cv2.floodFill(grown, None, (0, 0), 2, flags=8)
-        return (grown[1:-1, 1:-1] == 2).view(np.uint8) & ink
-    n, labels = cv2.connectedComponents(ink, connectivity=8)
-    reaches = np.zeros(max(n, 256), np.uint8)  # by label: a table, not np.isin (a tenth of its time)
-    for edge in (labels[:2], labels[-2:], labels[:, :2], labels[:, -2:]):
-        reaches[edge] = 1
-    reaches[0] = 0
-    if n <= 256:  # OpenCV's lookup takes a sixth of numpy's indexing
-        return cv2.LUT(labels.astype(np.uint8), reaches)
-    return reaches[labels]
+    grown = cv2.copyMakeBorder(ink, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+    grown[1] |= grown[2]
+    grown[h] |= grown[h - 1]
+    grown[:, 1] |= grown[:, 2]
+    grown[:, w] |= grown[:, w - 1]
+    cv2.floodFill(grown, None, (0, 0), 2, flags=8)
+    return (grown[1:-1, 1:-1] == 2).view(np.uint8) & ink
 
 
 def _inked_box(w: int, h: int, even: bool = True) -> Tuple[int, int, int, int]:
@@ -348,8 +333,7 @@ def _hue_classes(rect_bgr: np.ndarray) -> np.ndarray:
     OpenCV's table lookup and masks: numpy's indexing took twice as long. The threshold, not
     `cv2.compare` with a number: OpenCV takes a 1 x 1 image compared with a number for two
     arrays of different sizes and raises (a one-pixel silhouette stopped a whole game)."""
-    hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
-    return _hue_classes_of(cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1))
+    return _hue_classes_of(*hue_saturation(rect_bgr))
 
 
 def _hue_classes_of(hue: np.ndarray, sat: np.ndarray) -> np.ndarray:

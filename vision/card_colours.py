@@ -26,6 +26,13 @@ def hsv_planes(rect_bgr: np.ndarray) -> tuple:
     return tuple(cv2.split(card_hsv(rect_bgr)))
 
 
+def hue_saturation(bgr: np.ndarray) -> tuple:
+    """The hue and saturation planes of any BGR image (a part of a card, a card turned): not
+    remembered, as `hsv_planes` is the card's."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)
+
+
 def pass_on_lab(card: np.ndarray, made: np.ndarray, turned: Optional[np.ndarray] = None,
                 painted: Optional[np.ndarray] = None) -> None:
     """Tell `card_lab` the Lab of ``made``: the ``card`` with its own image turned about its

@@ -1123,13 +1123,13 @@ def _samples_along(samples: int) -> np.ndarray:
     return np.linspace(0.12, 0.88, samples)
 
 
-def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samples: int = 24,
+def refine_edges(frame: np.ndarray, corners: np.ndarray, reach: float = 7.0, samples: int = 24,
                  min_frac: float = 0.45) -> np.ndarray:
     """Sub-pixel corners from the full-resolution image: along each side, find where the card is
     lighter than just beyond it (the strongest step in a short profile across the side), fit a
     straight line to those points (robustly, dropping points on artwork or another card's edge)
     and intersect neighbouring lines. Sides without enough evidence (hidden under another card)
-    keep their line. `gray` is the full-resolution frame: grey (uint8 or float32), or BGR, of
+    keep their line. ``frame``: the full-resolution frame, grey (uint8 or float32) or BGR, of
     which only the part the profiles cross is turned grey (the whole frame's grey took 0.3 ms
     a frame, for the few cards read again)."""
     q = np.asarray(corners, np.float64)
@@ -1151,7 +1151,7 @@ def refine_edges(gray: np.ndarray, corners: np.ndarray, reach: float = 7.0, samp
         base = a[:, None, c_] + along * d[:, None, c_]
         xy = base[:, :, None] + offs[None, None, :] * n[:, None, None, c_]
         maps.append(xy.reshape(4 * samples, len(offs)).astype(np.float32))
-    prof = _remapped(gray, *maps)
+    prof = _remapped(frame, *maps)
     k = 4  # 2 px either side, in half-pixel steps
     m = prof.shape[1]
     cs = np.zeros((prof.shape[0], m + 1), prof.dtype)  # a running sum with a 0 in front

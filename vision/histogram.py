@@ -27,3 +27,9 @@ def median(counts: np.ndarray) -> float:
     """`np.median` of the values whose cumulative histogram is ``counts`` (at least one value)."""
     n = int(counts[-1])
     return (kth(counts, (n - 1) // 2) + kth(counts, n // 2)) / 2.0
+
+
+def lower_median(counts: np.ndarray) -> int:
+    """The lower of the two middle values (the middle one of an odd count) of the values whose
+    cumulative histogram is ``counts`` (at least one value): a value the pixels have."""
+    return kth(counts, (int(counts[-1]) - 1) // 2)

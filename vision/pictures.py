@@ -33,7 +33,7 @@ import numpy as np
 
 from vision import agnostic, histogram
 from vision.blobs import components
-from vision.card_colours import card_hsv, hsv_planes, paint, pass_on_lab
+from vision.card_colours import card_hsv, hsv_planes, hue_saturation, paint, pass_on_lab
 from vision.memo import last_result
 
 MAIN_SHARE = 0.8  # the silhouette must hold this much of the card's ink (a picture is one blob)
@@ -286,10 +286,7 @@ def horse_share(rect_bgr: np.ndarray, clear: np.ndarray, ink: Optional[np.ndarra
     ``ink``, ``hue_sat``: the card's `agnostic._ink` and hue and saturation planes, if already
     made."""
     h, w = rect_bgr.shape[:2]
-    if hue_sat is None:
-        hsv = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2HSV)
-        hue_sat = cv2.extractChannel(hsv, 0), cv2.extractChannel(hsv, 1)
-    hue, sat = hue_sat
+    hue, sat = hue_saturation(rect_bgr) if hue_sat is None else hue_sat
     if ink is None:
         ink = agnostic._ink(rect_bgr)
     horse = (ink > 0) & clear & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
