@@ -72,8 +72,9 @@ def pixel_setup(deck_dir: Optional[str], seed: int, glare: bool = True, enrolled
 
 
 def film_observations(film, setup: Optional[Camera3D] = None, seed: int = 0, timing: Optional[dict] = None,
-                      keep_image: bool = False):
-    """Observations of every frame of a film: from pixels (``setup`` given) or from the ground truth."""
+                      keep_image: bool = False, settle: bool = True):
+    """Observations of every frame of a film: from pixels (``setup`` given) or from the ground truth.
+    ``settle``: cards lying still keep their readings (`vision.settled`), as in the service."""
     import time
 
     from vision.simgame import render_frame, truth_observation
@@ -90,9 +91,14 @@ def film_observations(film, setup: Optional[Camera3D] = None, seed: int = 0, tim
             import numpy as np
 
             from vision.observe import Observer
-            observer = Observer(setup.recogniser, np.linalg.inv(r.homography), film.layout.zone_of)
+            observer = Observer(setup.recogniser, np.linalg.inv(r.homography), film.layout.zone_of,
+                                settle=settle)
         obs = observer.observe(r.image, f.ts, f.index, keep_image=keep_image)
         if timing is not None:
             timing.setdefault("render", []).append(t1 - t0)
             timing.setdefault("vision", []).append(time.perf_counter() - t1)
+            if not obs.moving:
+                timing.setdefault("still", []).append(time.perf_counter() - t1)
+            if observer.settled is not None:  # cards kept unread, cards read (so far)
+                timing["kept"], timing["read"] = observer.settled.kept, observer.settled.read
         yield obs

@@ -1217,3 +1217,16 @@ def test_the_ink_is_what_is_far_from_the_lightest_pixels_common_colour():
         mine, theirs = agnostic._ink(card), plain(card)
         # the plain float sums may round the other way at the very limit: a pixel or two
         assert np.count_nonzero(mine != theirs) <= 2
+
+
+def test_the_unevenness_of_a_grid_is_numpys_own_mean_written_out():
+    """`_rms` skips np.mean's Python layer for the same float32 numbers (grids whole, less a row
+    or a column, and the cells left in view)."""
+    from vision.agnostic import _rms
+
+    rng = np.random.default_rng(7)
+    for shape in [(6, 4, 3), (5, 4, 3), (6, 3, 3), (1, 3), (7, 3), (23, 3)]:
+        for _ in range(300):
+            cells = (rng.random(shape) * 255).astype(np.float32)
+            c = cells.reshape(-1, 3)
+            assert _rms(cells) == float(np.sqrt(((c - c.mean(axis=0)) ** 2).sum(axis=1).mean()))

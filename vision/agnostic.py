@@ -63,9 +63,18 @@ def _uneven(cells: np.ndarray, keep: Optional[np.ndarray], strips: bool) -> floa
 
 
 def _rms(cells: np.ndarray) -> float:
-    """RMS distance of the cells (any shape, Lab last) from their mean colour."""
+    """RMS distance of the cells (any shape, Lab last) from their mean colour. numpy's means
+    written out as it makes them (a sum, divided by the count as an intp; a scalar's quotient in
+    its own type) without np.mean's Python layer: the same numbers, in two thirds of the time
+    (it runs about 40 times a frame)."""
     c = cells.reshape(-1, 3)
-    return float(np.sqrt(((c - c.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    n = np.intp(c.shape[0])
+    mean = np.add.reduce(c, axis=0)
+    np.true_divide(mean, n, out=mean, casting="unsafe")
+    d = c - mean
+    np.multiply(d, d, out=d)
+    total = np.add.reduce(np.add.reduce(d, axis=1))
+    return float(np.sqrt(total.dtype.type(total / n)))
 
 
 EVEN_BACK = 4.0  # a card's interior this even (`unevenness`) is a back

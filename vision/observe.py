@@ -43,10 +43,14 @@ class Observer:
     MOTION_LEVEL = 18        # grey-level change that counts as a moving pixel
     MOTION_SHARE = 0.004     # share of moving pixels that makes a frame "moving"
 
-    def __init__(self, recogniser, image_to_table, zone_of) -> None:
+    def __init__(self, recogniser, image_to_table, zone_of, settle: bool = True) -> None:
         import numpy as np
 
+        from vision.settled import SettledCards
+
         self.recogniser = recogniser
+        # cards lying still keep their readings from frame to frame (`vision.settled`)
+        self.settled = SettledCards() if settle else None
         self.h = np.asarray(image_to_table, dtype=np.float64)
         self.zone_of = zone_of
         self._prev = None
@@ -70,7 +74,7 @@ class Observer:
         moving = self.moving(image)
         cards = []
         if not moving:  # a moving frame settles nothing: skip the expensive part
-            self.last_seen = self.recogniser.recognise(image)
+            self.last_seen = self.recogniser.recognise(image, settled=self.settled)
             for c in self.last_seen:
                 pts = np.hstack([c.corners, np.ones((4, 1))]) @ self.h.T
                 pts = pts[:, :2] / pts[:, 2:3]

@@ -44,7 +44,8 @@ class Timing:
 
 # The steps of a frame's reading, as `Timing.per_stage` names them, in pipeline order
 DETECT_STAGES = ("mask", "lone cards", "blob hypotheses", "blob fits")
-IDENTIFY_STAGES = ("templates", "overlaps", "first read", "refit edges", "align", "pinta check")
+IDENTIFY_STAGES = ("templates", "overlaps", "settled", "first read", "refit edges", "align",
+                   "pinta check")
 
 
 ORDER_TIE = 0.02  # detection scores this near: either card may lie on top, both are read as below
@@ -148,7 +149,10 @@ class Recogniser:
         self.reaches = (7.0, 16.0)  # px: sides a little off, then a side placed quite wrongly
         self.align = hasattr(identifier, "align")
 
-    def recognise(self, image: np.ndarray) -> List[SeenCard]:
+    def recognise(self, image: np.ndarray, settled=None) -> List[SeenCard]:
+        """Every card in ``image``. ``settled``: the `vision.settled.SettledCards` of the camera
+        the frame comes from (the frames of one camera in order): a card that has not moved or
+        changed since two reads agreed on it keeps that reading, unread."""
         t0 = time.perf_counter()
         stages = Stages()
         dets = detect.detect_cards(image, self.card_long_px, stages=stages)
@@ -170,7 +174,15 @@ class Recogniser:
                         covered[k] = True
                         covers[k] = _with_hand(covers[k], d.hand)
         page = _Page(image, stages)
+        if settled is not None:
+            settled.new_frame()
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
+            if settled is not None:
+                with stages.time("settled"):
+                    kept = settled.recall(image, d.corners)
+                if kept is not None:
+                    out.append(kept)
+                    continue
             if hasattr(self.identifier, "identify_quad"):
                 ident, placed = self._read(page, d, occ, cov, typical, beside[k])
                 if OTHER_ORDER and partners[k] and not occ and ident.code is None and \
@@ -189,6 +201,10 @@ class Recogniser:
                     ident = self.identifier.identify(detect.rectify(image, d.corners), self.threshold)
             corners = np.roll(d.corners, 2, axis=0) if ident.rotated else d.corners
             out.append(SeenCard(ident.code, ident.face_up, ident.confidence, corners, ident))
+            if settled is not None:
+                settled.keep(out[-1])
+        if settled is not None:
+            settled.next_frame()
         t2 = time.perf_counter()
         self.last = Timing((t1 - t0) * 1e3, (t2 - t1) * 1e3, stages)
         return out

@@ -16,6 +16,9 @@ def configure(p):
     p.add_argument("--agnostic", action="store_true",
                    help="read the cards as for a deck nobody enrolled: the deck-agnostic reader, "
                         "learning the deck from its surest readings as the game goes (`vision.learn`)")
+    p.add_argument("--no-settle", action="store_true",
+                   help="read every card in every still frame, as before `vision.settled` (to measure "
+                        "what keeping the readings of cards lying still saves)")
     p.add_argument("--seed", type=int, default=1000)
     p.add_argument("--jobs", type=int, default=1, help="games run in parallel processes")
 
@@ -34,7 +37,7 @@ def one_game(job):
     from vision.simgame import GameFilm, SimOptions
 
     cv2.setNumThreads(1)
-    preset, seed, deck_dir, mode, agnostic = job
+    preset, seed, deck_dir, mode, agnostic, settle = job
     rec = played_record(preset, seed)
     film = GameFilm(rec, SimOptions(hover_prob=0.15, nudge_prob=0.15), seed)
     setup = pixel_setup(deck_dir, seed, enrolled=not agnostic, size=rec.rules.deck_size) \
@@ -48,7 +51,7 @@ def one_game(job):
                                            "first_dealer": rec.dealer}))
         tracker = Tracker(led, store.append)
         timing = {}
-        for obs in film_observations(film, setup, seed, timing):
+        for obs in film_observations(film, setup, seed, timing, settle=settle):
             t0 = time.perf_counter()
             tracker.observe(obs)
             track_s += time.perf_counter() - t0
@@ -57,7 +60,9 @@ def one_game(job):
         same = [(s, str(a)) for s, a in got] == [(s, str(a)) for s, a in rec.actions]
         raised = any(e.type == "alert" for e in store.events()) or bool(led.hand is not None and led.hand.error)
         store.close()
-    return same, raised, frames, track_s, sum(timing.get("vision", []))
+    return same, raised, frames, track_s, sum(timing.get("vision", [])), \
+        (sum(timing.get("still", [])), len(timing.get("still", ())), timing.get("kept", 0),
+         timing.get("read", 0))
 
 
 def run(args) -> int:
@@ -71,6 +76,8 @@ def run(args) -> int:
         else:
             print(f"deck {name}: not found under {shared}, skipped")
     reader = "deck-agnostic reader, learning the deck" if args.agnostic else "enrolled deck"
+    if args.no_settle:
+        reader += ", every card read in every still frame"
     print(f"mode {args.mode}; {args.games} games per preset; decks {', '.join(d for d, _ in decks)}; "
           f"{reader}; hands over the table, nudges and glare on; {args.jobs} process(es)", flush=True)
     pool = None
@@ -78,16 +85,19 @@ def run(args) -> int:
         import multiprocessing
         pool = multiprocessing.get_context("spawn").Pool(args.jobs)
     total_frames, total_track_s, total_vision_s = 0, 0.0, 0.0
+    still_s, still_n, kept, read = 0.0, 0, 0, 0
     try:
         for preset in args.presets.split(","):
-            jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode, args.agnostic)
-                    for i in range(args.games)]
+            jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode, args.agnostic,
+                     not args.no_settle) for i in range(args.games)]
             results = pool.imap(one_game, jobs) if pool else map(one_game, jobs)
             equal = alerted = silent = 0
             t_start = time.perf_counter()
             per_deck = {}
             misses = []
-            for i, (same, raised, frames, track_s, vision_s) in enumerate(results, 1):
+            for i, (same, raised, frames, track_s, vision_s, still) in enumerate(results, 1):
+                still_s, still_n, kept, read = (a + b for a, b in zip((still_s, still_n, kept, read),
+                                                                      still))
                 deck_name = decks[(i - 1) % len(decks)][0]
                 if not same:
                     misses.append(f"seed {args.seed + i - 1} ({deck_name}, {'alert' if raised else 'SILENT'})")
@@ -120,4 +130,7 @@ def run(args) -> int:
             per = (total_vision_s + total_track_s) / total_frames * 1e3
             print(f"vision + tracker per frame: {per:.1f} ms mean (= {1000 / per:.0f} frames/s on one core; "
                   "moving frames skip recognition)")
+        if still_n:
+            print(f"vision per still frame: {still_s / still_n * 1e3:.1f} ms mean over {still_n} frames; "
+                  f"{kept} of {kept + read} cards kept from the frame before, unread (vision.settled)")
     return 0

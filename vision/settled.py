@@ -1,0 +1,102 @@
+"""Cards that have not moved since they were read (`SettledCards`): a camera over a game sees the
+same cards lie still for many frames between two plays, and reading each of them again in every
+frame is most of a frame's work. A card whose outline lies where it lay, and which looks as it
+looked when it was read, keeps its reading instead.
+
+Only a reading two reads in a row agreed on settles (one noisy frame must not freeze a misreading
+for as long as the card lies there), and a settled card is read again every `REFRESH` frames all
+the same. A card that moves by more than `MOVE_PX`, or whose look changes (another card laid on
+it or taken off it, the 7 of trumps swapped for the trump at the very same place, a hand or a
+shadow over it) is read afresh. A card left unknown is read again every other frame
+(`UNKNOWN_REFRESH`): the next frame's noise may let it be read, but seldom does (1% of the reads
+of an unknown card unchanged since the frame before named it, on four of the tracker's films).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+import cv2
+import numpy as np
+
+from vision.detect import rectify
+
+MOVE_PX = 2.0  # image pixels a corner of the card may lie off where it was read
+LOOK_CELLS = (8, 12)  # the card's look: the mean colour of this grid of cells (columns, rows)
+LOOK_LEVEL = 32  # 8-bit levels a cell's mean colour may move: camera noise and an outline a
+# pixel off move a cell by up to 14 on the tracker's films; another card at the same place, or a
+# pinta more or less, by 60 or more (measured: docs/vision.md, thirty-eighth session)
+LOOK_SIZE = (32, 48)  # the upright card it is averaged from (a quarter of the pixels a reading's)
+REFRESH = 8  # a settled card (a face read, or a back) is read again after this many frames kept
+UNKNOWN_REFRESH = 1  # ... and a face left unknown after this many
+
+
+def look(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card's look: the mean colours of `LOOK_CELLS` over the upright card (int16)."""
+    return cv2.resize(rectify(image, corners, LOOK_SIZE), LOOK_CELLS,
+                      interpolation=cv2.INTER_AREA).astype(np.int16)
+
+
+@dataclass
+class _Entry:
+    corners: np.ndarray  # the detection's outline when read (image pixels)
+    look: np.ndarray
+    seen: object  # the recogniser's `SeenCard`
+    agreed: bool = False  # read the same way twice in a row
+    kept: int = 0  # frames it has been kept since last read
+
+
+class SettledCards:
+    """The readings of the last frame, by outline and look (`recall`, `keep`). One per camera:
+    the `Recogniser` asks it for each card it detects."""
+
+    def __init__(self, move_px: float = MOVE_PX, level: int = LOOK_LEVEL, refresh: int = REFRESH,
+                 unknown_refresh: int = UNKNOWN_REFRESH):
+        self.move_px, self.level = move_px, level
+        self.refresh, self.unknown_refresh = refresh, unknown_refresh
+        self._last: List[_Entry] = []
+        self._now: List[_Entry] = []
+        self.kept = self.read = 0  # cards kept and cards read, over the frames so far
+
+    def _match(self, corners: np.ndarray, seen_look: np.ndarray) -> Optional[_Entry]:
+        for e in self._last:
+            if float(np.abs(e.corners - corners).max()) <= self.move_px and \
+                    int(np.abs(e.look - seen_look).max()) <= self.level:
+                return e
+        return None
+
+    def recall(self, image: np.ndarray, corners: np.ndarray):
+        """The reading of the card at ``corners`` (a detection's outline) if it has settled:
+        it lies and looks as when it was read, two reads agreed, and it is not due to be read
+        again; else None (read it, then `keep` the reading)."""
+        seen_look = look(image, corners)
+        e = self._match(corners, seen_look)
+        due = self.unknown_refresh if e is not None and _unknown(e.seen) else self.refresh
+        if e is not None and e.agreed and e.kept < due:
+            self._now.append(_Entry(e.corners, e.look, e.seen, True, e.kept + 1))
+            self.kept += 1
+            return e.seen
+        self._pending = (corners, seen_look, e)
+        return None
+
+    def keep(self, seen) -> None:
+        """The fresh reading of the card `recall` was last asked about."""
+        corners, seen_look, before = self._pending
+        self.read += 1
+        agreed = before is not None and before.seen.code == seen.code and \
+            before.seen.face_up == seen.face_up
+        self._now.append(_Entry(corners, seen_look, seen, agreed))
+
+    def new_frame(self) -> None:
+        """A frame begins (what a frame cut short by an error kept is dropped)."""
+        self._now = []
+
+    def next_frame(self) -> None:
+        """The frame is read: what it kept is what the next one may recall. A card no detection
+        of this frame matched is forgotten (it moved, or something covers it)."""
+        self._last, self._now = self._now, []
+
+
+def _unknown(seen) -> bool:
+    """A face left unknown (a back is known as a back)."""
+    return seen.code is None and seen.face_up
