@@ -101,4 +101,5 @@ def film_observations(film, setup: Optional[Camera3D] = None, seed: int = 0, tim
                 timing.setdefault("still", []).append(time.perf_counter() - t1)
             if observer.settled is not None:  # cards kept unread, cards read (so far)
                 timing["kept"], timing["read"] = observer.settled.kept, observer.settled.read
+                timing["frames kept"] = observer.settled.frames_kept
         yield obs

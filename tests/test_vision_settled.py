@@ -86,3 +86,12 @@ def test_a_face_left_unknown_is_read_again_every_other_frame(recogniser):
 def test_without_a_settled_store_every_card_is_read(recogniser):
     frame = _frame(_cards(), 30)
     assert _codes(recogniser.recognise(frame)) == _codes(recogniser.recognise(frame))
+
+
+def test_a_frame_nothing_changed_in_keeps_its_detections(recogniser):
+    settled = SettledCards()
+    recogniser.recognise(_frame(_cards(), 50), settled=settled)
+    recogniser.recognise(_frame(_cards(), 51), settled=settled)  # other noise, nothing moved
+    assert settled.frames_kept == 1
+    moved = recogniser.recognise(_frame(_cards(dx=8.0), 52), settled=settled)
+    assert settled.frames_kept == 1 and "7O" in _codes(moved)  # detected again

@@ -155,7 +155,8 @@ class Recogniser:
         changed since two reads agreed on it keeps that reading, unread."""
         t0 = time.perf_counter()
         stages = Stages()
-        dets = detect.detect_cards(image, self.card_long_px, stages=stages)
+        find = lambda img: detect.detect_cards(img, self.card_long_px, stages=stages)  # noqa: E731
+        dets = find(image) if settled is None else settled.detections(image, find)
         t1 = time.perf_counter()
         if hasattr(self.identifier, "new_frame"):  # identification's: a learner remakes its
             with stages.time("templates"):  # templates here (it was timed as detection's)

@@ -27,6 +27,11 @@ LOOK_LEVEL = 32  # 8-bit levels a cell's mean colour may move: camera noise and 
 # pixel off move a cell by up to 14 on the tracker's films; another card at the same place, or a
 # pinta more or less, by 60 or more (measured: docs/vision.md, thirty-eighth session)
 LOOK_SIZE = (32, 48)  # the upright card it is averaged from (a quarter of the pixels a reading's)
+SAME_FRAME = 12  # 8-bit grey levels no pixel of the frame (a 160 x 90 thumbnail) may move for the
+# last frame's detections to be kept: between two still frames of the tracker's films with nothing
+# changed, no pixel moved by more than 4 (camera noise); with a card nudged, laid down or taken
+# up, some moved by 55 or more (two films, 916 pairs of still frames)
+SAME_FRAME_SIZE = (160, 90)
 REFRESH = 8  # a settled card (a face read, or a back) is read again after this many frames kept
 UNKNOWN_REFRESH = 1  # ... and a face left unknown after this many
 
@@ -57,6 +62,25 @@ class SettledCards:
         self._last: List[_Entry] = []
         self._now: List[_Entry] = []
         self.kept = self.read = 0  # cards kept and cards read, over the frames so far
+        self._frame = None  # the thumbnail of the frame whose detections are kept, ...
+        self._dets = None  # ... those detections, ...
+        self._dets_kept = 0  # ... and how many frames have kept them since
+        self.frames_kept = 0  # frames that kept the detections of the frame before
+
+    def detections(self, image: np.ndarray, detect):
+        """The cards detected in ``image``: the last frame's detections if no pixel of the frame
+        has changed since they were made (`SAME_FRAME`; detected again every `REFRESH`
+        frames all the same), else ``detect(image)``'s. Outlines kept so still, a card lying
+        still matches its reading's outline exactly."""
+        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SAME_FRAME_SIZE,
+                           interpolation=cv2.INTER_AREA)
+        if self._frame is not None and self._dets_kept < self.refresh and \
+                int(cv2.absdiff(small, self._frame).max()) <= SAME_FRAME:
+            self._dets_kept += 1
+            self.frames_kept += 1
+            return self._dets
+        self._frame, self._dets, self._dets_kept = small, detect(image), 0
+        return self._dets
 
     def _match(self, corners: np.ndarray, seen_look: np.ndarray) -> Optional[_Entry]:
         for e in self._last:

@@ -62,7 +62,7 @@ def one_game(job):
         store.close()
     return same, raised, frames, track_s, sum(timing.get("vision", [])), \
         (sum(timing.get("still", [])), len(timing.get("still", ())), timing.get("kept", 0),
-         timing.get("read", 0))
+         timing.get("read", 0), timing.get("frames kept", 0))
 
 
 def run(args) -> int:
@@ -85,7 +85,7 @@ def run(args) -> int:
         import multiprocessing
         pool = multiprocessing.get_context("spawn").Pool(args.jobs)
     total_frames, total_track_s, total_vision_s = 0, 0.0, 0.0
-    still_s, still_n, kept, read = 0.0, 0, 0, 0
+    still = (0.0, 0, 0, 0, 0)  # still frames' seconds, count, cards kept, read, frames kept
     try:
         for preset in args.presets.split(","):
             jobs = [(preset, args.seed + i, decks[i % len(decks)][1], args.mode, args.agnostic,
@@ -95,9 +95,8 @@ def run(args) -> int:
             t_start = time.perf_counter()
             per_deck = {}
             misses = []
-            for i, (same, raised, frames, track_s, vision_s, still) in enumerate(results, 1):
-                still_s, still_n, kept, read = (a + b for a, b in zip((still_s, still_n, kept, read),
-                                                                      still))
+            for i, (same, raised, frames, track_s, vision_s, game_still) in enumerate(results, 1):
+                still = tuple(a + b for a, b in zip(still, game_still))
                 deck_name = decks[(i - 1) % len(decks)][0]
                 if not same:
                     misses.append(f"seed {args.seed + i - 1} ({deck_name}, {'alert' if raised else 'SILENT'})")
@@ -130,7 +129,9 @@ def run(args) -> int:
             per = (total_vision_s + total_track_s) / total_frames * 1e3
             print(f"vision + tracker per frame: {per:.1f} ms mean (= {1000 / per:.0f} frames/s on one core; "
                   "moving frames skip recognition)")
+        still_s, still_n, kept, read, frames_kept = still
         if still_n:
             print(f"vision per still frame: {still_s / still_n * 1e3:.1f} ms mean over {still_n} frames; "
-                  f"{kept} of {kept + read} cards kept from the frame before, unread (vision.settled)")
+                  f"{kept} of {kept + read} cards kept from the frame before, unread, and the "
+                  f"detections of {frames_kept} frames (vision.settled)")
     return 0
