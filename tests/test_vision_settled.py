@@ -95,3 +95,15 @@ def test_a_frame_nothing_changed_in_keeps_its_detections(recogniser):
     assert settled.frames_kept == 1
     moved = recogniser.recognise(_frame(_cards(dx=8.0), 52), settled=settled)
     assert settled.frames_kept == 1 and "7O" in _codes(moved)  # detected again
+
+
+def test_a_card_with_a_pinta_more_at_the_very_same_place_is_read_again(recogniser):
+    """The 7 of trumps swapped for a trump 6 of the suit: the built-in deck's thin swords change
+    the look least of the three decks."""
+    settled = SettledCards()
+    for k in range(3):
+        recogniser.recognise(_frame(_cards(trump="6E"), 60 + k), settled=settled)
+    kept = settled.kept
+    swapped = recogniser.recognise(_frame(_cards(trump="7E"), 63), settled=settled)
+    assert "7E" in _codes(swapped) and "6E" not in _codes(swapped)
+    assert settled.kept == kept + 4

@@ -23,9 +23,10 @@ from vision.detect import rectify
 
 MOVE_PX = 2.0  # image pixels a corner of the card may lie off where it was read
 LOOK_CELLS = (8, 12)  # the card's look: the mean colour of this grid of cells (columns, rows)
-LOOK_LEVEL = 32  # 8-bit levels a cell's mean colour may move: camera noise and an outline a
-# pixel off move a cell by up to 14 on the tracker's films; another card at the same place, or a
-# pinta more or less, by 60 or more (measured: docs/vision.md, thirty-eighth session)
+LOOK_LEVEL = 16  # 8-bit levels a cell's mean colour may move, the card looked at where it was
+# read: camera noise moves a cell by 3-6; a card with a pinta more or less at the same place by 35
+# (the built-in deck's thin swords) to 68 (Fournier) and 99 (Naipes); an outline 1.5 px off, by up
+# to 38-54 (so the look is compared at the outline the reading was made at, not the new one)
 LOOK_SIZE = (32, 48)  # the upright card it is averaged from (a quarter of the pixels a reading's)
 SAME_FRAME = 12  # 8-bit grey levels no pixel of the frame (a 160 x 90 thumbnail) may move for the
 # last frame's detections to be kept: between two still frames of the tracker's films with nothing
@@ -62,6 +63,7 @@ class SettledCards:
         self._last: List[_Entry] = []
         self._now: List[_Entry] = []
         self.kept = self.read = 0  # cards kept and cards read, over the frames so far
+        self._pending = None  # (frame, outline, the match last frame) of the card to read
         self._frame = None  # the thumbnail of the frame whose detections are kept, ...
         self._dets = None  # ... those detections, ...
         self._dets_kept = 0  # ... and how many frames have kept them since
@@ -82,10 +84,12 @@ class SettledCards:
         self._frame, self._dets, self._dets_kept = small, detect(image), 0
         return self._dets
 
-    def _match(self, corners: np.ndarray, seen_look: np.ndarray) -> Optional[_Entry]:
+    def _match(self, image: np.ndarray, corners: np.ndarray) -> Optional[_Entry]:
+        """The card read last frame that lies within `MOVE_PX` of ``corners`` and, looked at
+        where it was read, looks as it did then."""
         for e in self._last:
             if float(np.abs(e.corners - corners).max()) <= self.move_px and \
-                    int(np.abs(e.look - seen_look).max()) <= self.level:
+                    int(np.abs(look(image, e.corners) - e.look).max()) <= self.level:
                 return e
         return None
 
@@ -93,23 +97,22 @@ class SettledCards:
         """The reading of the card at ``corners`` (a detection's outline) if it has settled:
         it lies and looks as when it was read, two reads agreed, and it is not due to be read
         again; else None (read it, then `keep` the reading)."""
-        seen_look = look(image, corners)
-        e = self._match(corners, seen_look)
+        e = self._match(image, corners)
         due = self.unknown_refresh if e is not None and _unknown(e.seen) else self.refresh
         if e is not None and e.agreed and e.kept < due:
             self._now.append(_Entry(e.corners, e.look, e.seen, True, e.kept + 1))
             self.kept += 1
             return e.seen
-        self._pending = (corners, seen_look, e)
+        self._pending = (image, corners, e)
         return None
 
     def keep(self, seen) -> None:
         """The fresh reading of the card `recall` was last asked about."""
-        corners, seen_look, before = self._pending
+        image, corners, before = self._pending
         self.read += 1
         agreed = before is not None and before.seen.code == seen.code and \
             before.seen.face_up == seen.face_up
-        self._now.append(_Entry(corners, seen_look, seen, agreed))
+        self._now.append(_Entry(corners, look(image, corners), seen, agreed))
 
     def new_frame(self) -> None:
         """A frame begins (what a frame cut short by an error kept is dropped)."""
