@@ -155,7 +155,9 @@ class Recogniser:
         changed since two reads agreed on it keeps that reading, unread."""
         t0 = time.perf_counter()
         stages = Stages()
-        find = lambda img: detect.detect_cards(img, self.card_long_px, stages=stages)  # noqa: E731
+        def find(frame: np.ndarray) -> list:
+            return detect.detect_cards(frame, self.card_long_px, stages=stages)
+
         dets = find(image) if settled is None else settled.detections(image, find)
         t1 = time.perf_counter()
         if hasattr(self.identifier, "new_frame"):  # identification's: a learner remakes its
