@@ -155,6 +155,7 @@ class Recogniser:
         changed since two reads agreed on it keeps that reading, unread."""
         t0 = time.perf_counter()
         stages = Stages()
+
         def find(frame: np.ndarray) -> list:
             return detect.detect_cards(frame, self.card_long_px, stages=stages)
 
