@@ -107,3 +107,15 @@ def test_a_card_with_a_pinta_more_at_the_very_same_place_is_read_again(recognise
     swapped = recogniser.recognise(_frame(_cards(trump="7E"), 63), settled=settled)
     assert "7E" in _codes(swapped) and "6E" not in _codes(swapped)
     assert settled.kept == kept + 4
+
+
+def test_the_observer_keeps_a_still_tables_detections_from_its_motion_thumbnail(recogniser):
+    """The observer's motion flag and the settled store share the frame's thumbnail."""
+    from vision.observe import Observer
+
+    observer = Observer(recogniser, np.eye(3), lambda x, y: None)
+    seen = [observer.observe(_frame(_cards(), 70 + k), float(k)) for k in range(3)]
+    assert seen[0].moving and not seen[1].moving and not seen[2].moving
+    assert observer.settled.frames_kept == 1
+    assert observer.settled._given is None  # taken by the frame it was made for
+    assert sorted(c.code or "-" for c in seen[2].cards) == sorted(c.code or "-" for c in seen[1].cards)

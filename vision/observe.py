@@ -39,7 +39,6 @@ class Observer:
     ``zone_of(x, y)`` names the zone containing a table point.
     """
 
-    MOTION_SIZE = (160, 90)
     MOTION_LEVEL = 18        # grey-level change that counts as a moving pixel
     MOTION_SHARE = 0.004     # share of moving pixels that makes a frame "moving"
 
@@ -57,11 +56,13 @@ class Observer:
         self.last_seen = []  # the recogniser's cards in the last still frame (image pixels)
 
     def moving(self, image) -> bool:
+        """Whether the frame's `vision.settled.thumbnail` differs from the previous frame's."""
         import cv2
         import numpy as np
 
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), self.MOTION_SIZE,
-                           interpolation=cv2.INTER_AREA)
+        from vision.settled import thumbnail
+
+        small = thumbnail(image)
         prev, self._prev = self._prev, small
         if prev is None:
             return True
@@ -74,6 +75,8 @@ class Observer:
         moving = self.moving(image)
         cards = []
         if not moving:  # a moving frame settles nothing: skip the expensive part
+            if self.settled is not None:  # (the thumbnail the motion flag was made from)
+                self.settled.given_thumbnail(self._prev)
             self.last_seen = self.recogniser.recognise(image, settled=self.settled)
             for c in self.last_seen:
                 pts = np.hstack([c.corners, np.ones((4, 1))]) @ self.h.T

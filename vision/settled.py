@@ -32,9 +32,15 @@ SAME_FRAME = 12  # 8-bit grey levels no pixel of the frame (a 160 x 90 thumbnail
 # last frame's detections to be kept: between two still frames of the tracker's films with nothing
 # changed, no pixel moved by more than 4 (camera noise); with a card nudged, laid down or taken
 # up, some moved by 55 or more (two films, 916 pairs of still frames)
-SAME_FRAME_SIZE = (160, 90)
+THUMBNAIL = (160, 90)  # a frame's grey thumbnail (`thumbnail`): the observer's motion flag too
 REFRESH = 8  # a settled card (a face read, or a back) is read again after this many frames kept
 UNKNOWN_REFRESH = 1  # ... and a face left unknown after this many
+
+
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """A BGR frame's grey, `THUMBNAIL` small (each pixel a block's mean)."""
+    return cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMBNAIL,
+                      interpolation=cv2.INTER_AREA)
 
 
 def look(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -68,14 +74,19 @@ class SettledCards:
         self._dets = None  # ... those detections, ...
         self._dets_kept = 0  # ... and how many frames have kept them since
         self.frames_kept = 0  # frames that kept the detections of the frame before
+        self._given = None  # the next frame's `thumbnail`, if its caller made it already
+
+    def given_thumbnail(self, small: np.ndarray) -> None:
+        """The `thumbnail` of the frame about to be read, made by the caller (the observer's
+        motion flag): `detections` takes it rather than making it again."""
+        self._given = small
 
     def detections(self, image: np.ndarray, detect):
         """The cards detected in ``image``: the last frame's detections if no pixel of the frame
         has changed since they were made (`SAME_FRAME`; detected again every `REFRESH`
         frames all the same), else ``detect(image)``'s. Outlines kept so still, a card lying
         still matches its reading's outline exactly."""
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), SAME_FRAME_SIZE,
-                           interpolation=cv2.INTER_AREA)
+        small, self._given = (thumbnail(image) if self._given is None else self._given), None
         if self._frame is not None and self._dets_kept < self.refresh and \
                 int(cv2.absdiff(small, self._frame).max()) <= SAME_FRAME:
             self._dets_kept += 1
