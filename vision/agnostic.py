@@ -1496,19 +1496,30 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if n == 4 and any(abs(b.y - 0.5) < FOUR_OFF_MIDDLE for b in singles + cut_twins):
         return None, "a pinta on the middle row: no 4"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n in (6, 8) and hidden[:, mx0:mx1].any() and not _no_extra_pinta(rect_bgr, cov):
-        return None, "a 7 or a 9 may hide its extra pinta"
+    if n in (6, 8) and hidden[:, mx0:mx1].any():
+        n = _told_by_numeral(rect_bgr, cov, n)
+        if n is None:
+            return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
 
 
 NUMERAL_LOOPS = True  # a 6 or an 8 whose 7's or 9's extra pinta may be hidden is named when its
 # index numeral in view has a loop in its lower half (`numerals.loops`: a 7 and a 9 have none)
+NUMERAL_SHAPES = True  # ... or when the numeral is plainly shaped like the one digit's drawings and
+# not the other's (`numerals.shows`), and then a 7 or a 9 is named too
 
 
-def _no_extra_pinta(rect_bgr: np.ndarray, cov: np.ndarray) -> bool:
-    """Whether the index numeral in view says a 6 or an 8, not a 7 or a 9 (`NUMERAL_LOOPS`):
-    the pintas cannot, the extra pinta's place being hidden."""
-    return NUMERAL_LOOPS and numerals.loops(rect_bgr, cov) == "lower"
+def _told_by_numeral(rect_bgr: np.ndarray, cov: np.ndarray, n: int) -> Optional[int]:
+    """The count of a card whose ``n`` pintas in view (6 or 8) are a 7's or a 9's too, its extra
+    pinta's place hidden: ``n`` or ``n`` + 1 as the index numeral in view says, or None when it
+    says neither (`NUMERAL_LOOPS`, `NUMERAL_SHAPES`): the pintas cannot tell them apart."""
+    if NUMERAL_LOOPS and numerals.loops(rect_bgr, cov) == "lower":
+        return n
+    if NUMERAL_SHAPES:
+        said = numerals.shows(rect_bgr, str(n), str(n + 1), cov)
+        if said is not None:
+            return int(said)
+    return None
 
 
 FILLED = True  # a card read by `read_mirrored` in no other way is read filled (`read_filled`)
@@ -1679,8 +1690,11 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     n = int(code[:-1])
     x0, y0, x1, y1 = _inked_box(w, h)
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n in (6, 8) and cov[y0:y1, mx0:mx1].any() and not _no_extra_pinta(rect_bgr, cov):
-        return None, "a 7 or a 9 may hide its extra pinta"
+    if n in (6, 8) and cov[y0:y1, mx0:mx1].any():
+        told = _told_by_numeral(rect_bgr, cov, n)
+        if told is None:
+            return None, "a 7 or a 9 may hide its extra pinta"
+        n, code = told, f"{told}{code[-1]}"
     unit = _unit_area([b.area for b in blobs])
     if unit is None:
         return None, NO_UNIT
@@ -1947,6 +1961,7 @@ class Reader:
                     codes.append(code)
         self.feats = np.stack(feats)
         self.codes = np.array(codes)
+        numerals.drawings()  # the digits' shapes, made now rather than in the first frame's reading
 
     def scores(self, rect_bgr: np.ndarray, keep: np.ndarray = None):
         """(best code, rotated, similarity, margin over the best other code). `keep`: GRID-shaped
