@@ -128,6 +128,49 @@ def test_bench_vision_prints_accuracy_and_time_by_stage(tmp_path):
     assert all(float(x.rsplit(" ", 1)[1]) >= 0 for x in (steps[1] + ", " + steps[2]).split(", "))
 
 
+def test_bench_compare_reads_the_same_scenes_with_a_setting_changed_card_for_card(tmp_path):
+    """`bench compare` reads each scene as the settings are and with the one given changed: with
+    no rule left out (a setting set to its own value) nothing differs; with every blob taken for
+    an ornament (no pinta counted), cards are lost and none gained."""
+    r = cli("bench", "compare", "agnostic.NUMERAL_SHAPES=True", "--scenes", "1", "--decks", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    row = re.search(r"builtin-40\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)",
+                    r.stdout)
+    cards, right_a, right_b, gained, lost, new_wrong, gone, fp_a, fp_b = map(int, row.groups())
+    assert cards > 0 and right_a == right_b and gained == lost == new_wrong == gone == 0 and fp_a == fp_b
+    r = cli("bench", "compare", "agnostic.PINTA_MIN_PX=100000", "--scenes", "1", "--list",
+            "--decks", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    row = re.search(r"builtin-40\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", r.stdout)
+    assert int(row[4]) == 0 and int(row[5]) > 0 and int(row[2]) - int(row[3]) == int(row[5])
+    assert "cards read differently" in r.stdout
+
+
+def test_bench_compare_refuses_a_setting_it_cannot_apply():
+    """Each malformed SETTING gets a clear error and exit status 2, before any scene is read."""
+    for bad, said in [("nonsense", "expected module.NAME=value"), ("nomod.X=1", "no module vision.nomod"),
+                      ("agnostic.NOPE=1", "vision.agnostic has no NOPE"),
+                      ("agnostic.MIRRORED=maybe", "is no Python literal")]:
+        r = cli("bench", "compare", bad, "--scenes", "1")
+        assert r.returncode == 2 and said in r.stderr, (bad, r.stderr)
+        assert "scenes" not in r.stdout
+
+
+def test_a_compared_setting_is_put_back_after_the_block_even_on_an_error():
+    from table.bench.compare import Setting, changed
+    from vision import agnostic
+
+    s = Setting.parse("agnostic.MIRRORED=False")
+    assert agnostic.MIRRORED is True
+    try:
+        with changed([s]):
+            assert agnostic.MIRRORED is False
+            raise RuntimeError("a reader failed")
+    except RuntimeError:
+        pass
+    assert agnostic.MIRRORED is True
+
+
 def test_bench_vision_can_see_the_whole_table_as_an_installed_camera_does(tmp_path):
     """`--whole-table` raises the camera over the same scenes until the whole table is in view:
     the cards read are smaller, and the header says so."""

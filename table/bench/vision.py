@@ -26,7 +26,7 @@ def configure(p):
                         "84-100 px long (default: 60-90 cm above the table's middle)")
 
 
-def _match(truth, seen, tol_frac=0.2):
+def match(truth, seen, tol_frac=0.2):
     """Pair each ground-truth card with the detection whose centre is nearest (within a fraction of
     the card's long side)."""
     import numpy as np
@@ -68,7 +68,7 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed, whol
             times.setdefault(mode, []).append((total, rec.last.detect_ms, rec.last.identify_ms))
             stages.setdefault(mode, []).append(rec.last.per_stage)
             st = stats[mode]
-            pairs, used = _match(frame.truth, seen)
+            pairs, used = match(frame.truth, seen)
             for i, t in enumerate(frame.truth):
                 if t.visible < min_visible:
                     continue
@@ -90,18 +90,27 @@ def _evaluate(name, deck, identifiers, n, min_visible, times, stages, seed, whol
                     st["correct"] += 1
                 else:
                     st["wrong"] += 1
-            # a detection that is no card at all (or a buried one) but got a code is also wrong
-            for j, s in enumerate(seen):
-                if j in used or s.code is None:
-                    continue
-                near = [t for t in frame.truth if np.linalg.norm(t.corners.mean(0) - s.corners.mean(0))
-                        < 0.2 * np.linalg.norm(t.corners[1] - t.corners[2])]
-                if not any(t.code == s.code for t in near):
-                    st["fp_coded"] += 1
+            st["fp_coded"] += false_codes(frame.truth, seen, used)
         _tally_order(frame.truth, frame.image, order)
         if (k + 1) % 10 == 0 or k + 1 == n:
             print(f"  {name}: {k + 1}/{n} scenes", file=sys.stderr, flush=True)
     return stats, order
+
+
+def false_codes(truth, seen, used) -> int:
+    """The detections no ground-truth card was matched with (``used``: those that were) that got
+    a code all the same, none of the cards near them being of that code: a detection that is no
+    card at all, or a buried one, named is a wrong reading too."""
+    import numpy as np
+
+    n = 0
+    for j, s in enumerate(seen):
+        if j in used or s.code is None:
+            continue
+        near = [t for t in truth if np.linalg.norm(t.corners.mean(0) - s.corners.mean(0))
+                < 0.2 * np.linalg.norm(t.corners[1] - t.corners[2])]
+        n += not any(t.code == s.code for t in near)
+    return n
 
 
 WARM_SEED = 900_000  # the warmed learner's first scenes: no seed of the measured set
@@ -132,7 +141,7 @@ def _tally_order(truth, image, tally) -> None:
     from vision.recognise import below, overlapping_pairs
 
     dets = detect.detect_cards(image)
-    pairs, _ = _match(truth, dets)
+    pairs, _ = match(truth, dets)
     truth_of = {j: i for i, j in pairs.items()}
     for i, j in overlapping_pairs(dets):
         if i not in truth_of or j not in truth_of or \

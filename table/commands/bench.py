@@ -10,6 +10,7 @@ TARGETS = {
     "tracker": "table.bench.tracker",
     "robot": "table.bench.robot",
     "vision": "table.bench.vision",
+    "compare": "table.bench.compare",
     "web": "table.bench.web",
     "subastada": "table.bench.subastada",
 }
