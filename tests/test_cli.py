@@ -146,6 +146,18 @@ def test_bench_compare_reads_the_same_scenes_with_a_setting_changed_card_for_car
     assert "cards read differently" in r.stdout
 
 
+def test_bench_compare_gives_each_learner_its_own_settings(tmp_path):
+    """With `--reader learning` each side is a learner of its own (after `--warm` scenes it
+    watched under its own settings): a setting that stops all learning changes nothing in the
+    learner's first scenes, whose readings are the agnostic reader's."""
+    r = cli("bench", "compare", "learn.SIGHTINGS=0", "--reader", "learning", "--warm", "1",
+            "--scenes", "1", "--decks", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "learning reader (warmed on 1 scenes)" in r.stdout
+    row = re.search(r"builtin-40\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", r.stdout)
+    assert int(row[1]) > 0 and row[2] == row[3] and row[4] == row[5] == row[6] == "0"
+
+
 def test_bench_compare_refuses_a_setting_it_cannot_apply():
     """Each malformed SETTING gets a clear error and exit status 2, before any scene is read."""
     for bad, said in [("nonsense", "expected module.NAME=value"), ("nomod.X=1", "no module vision.nomod"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from table.bench.vision import DECKS_DIR, false_codes, match
+from table.bench.vision import DECKS_DIR, WARM_SEED, false_codes, match
 
 
 class SettingError(ValueError):
@@ -80,8 +80,13 @@ def configure(p):
     p.add_argument("--decks", default=str(DECKS_DIR), help="folder of reference decks")
     p.add_argument("--min-visible", type=float, default=0.5,
                    help="count face-up cards with at least this visible fraction")
-    p.add_argument("--reader", choices=("agnostic", "enrolled"), default="agnostic",
-                   help="the deck-agnostic reader, or templates of the scene's own deck")
+    p.add_argument("--reader", choices=("agnostic", "learning", "enrolled"), default="agnostic",
+                   help="the deck-agnostic reader; the same learning the deck from its sure "
+                        "readings (two learners, each learning with its own settings); or "
+                        "templates of the scene's own deck")
+    p.add_argument("--warm", type=int, default=0,
+                   help="with --reader learning: scenes of other seeds each learner watches first, "
+                        "under its own settings (`bench vision`'s warmed row)")
     p.add_argument("--list", action="store_true", help="print every card read differently")
 
 
@@ -100,7 +105,8 @@ def run(args) -> int:
     root = Path(args.decks)
     if root.is_dir():
         decks += [synth.load_deck(p) for p in sorted(root.iterdir()) if p.is_dir()]
-    print(f"bench compare: {args.reader} reader, {args.scenes} scenes per deck from seed {args.seed}, "
+    warmed = f" (warmed on {args.warm} scenes)" if args.reader == "learning" and args.warm else ""
+    print(f"bench compare: {args.reader} reader{warmed}, {args.scenes} scenes per deck from seed {args.seed}, "
           f"face-up cards with >= {args.min_visible:.0%} visible; B: {', '.join(map(str, settings))}")
     rows, cards = [], []
     for deck in decks:
@@ -121,13 +127,21 @@ def run(args) -> int:
 
 
 def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]:
-    """One deck's scenes read as the settings are (A) and changed (B), card for card."""
+    """One deck's scenes read as the settings are (A) and changed (B), card for card, each side by
+    its own identifier."""
     import numpy as np
 
     from vision import synth
     from vision.recognise import Recogniser
 
-    rec = Recogniser(_identifier(deck, args.reader))
+    recs = (Recogniser(_identifier(deck, args.reader)), Recogniser(_identifier(deck, args.reader)))
+    if args.reader == "learning" and args.warm:
+        for k in range(args.warm):
+            image = synth.render_scene(synth.random_scene(np.random.default_rng(WARM_SEED + k), deck),
+                                       seed=k).image
+            for rec, block in ((recs[0], changed([])), (recs[1], changed(settings))):
+                with block:
+                    rec.recognise(image)
     tally = dict(cards=0, right_a=0, right_b=0, gained=0, lost=0, new_wrong=0, wrong_gone=0,
                  fp_a=0, fp_b=0)
     diffs = []
@@ -135,7 +149,7 @@ def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]
         frame = synth.render_scene(synth.random_scene(np.random.default_rng(args.seed + k), deck),
                                    seed=(args.seed + k) % 10_000)
         codes = []
-        for side, block in (("a", changed([])), ("b", changed(settings))):
+        for side, rec, block in (("a", recs[0], changed([])), ("b", recs[1], changed(settings))):
             with block:
                 seen = rec.recognise(frame.image)
             pairs, used = match(frame.truth, seen)
@@ -161,10 +175,15 @@ def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]
 
 
 def _identifier(deck, reader: str):
+    """A fresh identifier for one side of the comparison (a learner's state is its own)."""
     if reader == "enrolled":
         from vision.identify import Templates
 
         return Templates.from_deck(deck)
+    if reader == "learning":
+        from vision.learn import Learner
+
+        return Learner()
     from vision.agnostic import Reader
 
     return Reader()
