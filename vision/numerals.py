@@ -131,7 +131,7 @@ def _corners_in_view(rect_bgr: np.ndarray, cover: Optional[np.ndarray] = None) -
     out = []
     for turned in (False, True):
         if cover is not None:
-            c = cover[::-1, ::-1] if turned else cover
+            c = cover[::-1, ::-1] if turned else cover  # any dtype: bool maps too
             if c[y0:y1, x0:x1].any():
                 continue
         img = cv2.rotate(rect_bgr, cv2.ROTATE_180) if turned else rect_bgr
@@ -164,7 +164,7 @@ FACES = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COM
          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 DRAWN_PX = 9  # the drawn digit's height (rectified pixels: a printed index, 95 mm card)
 DRAWN_BLURS = (0.0, 0.6, 1.0)  # sigmas (rectified pixels) it is drawn at
-DRAWN_STROKES = (1, 2, 3)  # stroke widths (at 8x)
+DRAWN_STROKES = (1, 2, 3)  # stroke weights: lines 3, 6 and 9 px wide drawn at 8x (0.4-1.1 px)
 LIKE = 0.6  # a numeral like neither digit's drawings this well says nothing (a blurred blob,
 # a pinta's edge taken for a glyph)
 APART = 0.25  # ... nor one this little more like one digit than the other
@@ -197,12 +197,14 @@ def _shape(found) -> np.ndarray:
     return d / (np.linalg.norm(d) + 1e-9)
 
 
-_DRAWN: dict = {}
+_DRAWN: dict = {}  # (digit, and the settings it was drawn with) -> its shapes
 
 
 def drawn(digit: str) -> np.ndarray:
-    """The shapes of ``digit`` drawn in every face, stroke and blur (one row each), made once."""
-    if digit not in _DRAWN:
+    """The shapes of ``digit`` drawn in every face, stroke and blur (one row each), made once for
+    the settings of the moment (`bench compare` may change them)."""
+    key = (digit, FACES, DRAWN_PX, DRAWN_BLURS, DRAWN_STROKES, SHAPE)
+    if key not in _DRAWN:
         rows = []
         for face in FACES:
             for italic in (0, cv2.FONT_ITALIC):
@@ -211,8 +213,8 @@ def drawn(digit: str) -> np.ndarray:
                         found = _glyph(_drawn_corner(digit, face | italic, stroke, sigma))
                         if found is not None:
                             rows.append(_shape(found))
-        _DRAWN[digit] = np.stack(rows)
-    return _DRAWN[digit]
+        _DRAWN[key] = np.stack(rows)
+    return _DRAWN[key]
 
 
 def drawings() -> Dict[str, np.ndarray]:
