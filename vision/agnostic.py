@@ -1694,7 +1694,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         told = _told_by_numeral(rect_bgr, cov, n)
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"
-        n, code = told, f"{told}{code[-1]}"
+        code = f"{told}{code[-1]}"
     unit = _unit_area([b.area for b in blobs])
     if unit is None:
         return None, NO_UNIT

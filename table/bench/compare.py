@@ -139,8 +139,8 @@ def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]
         for k in range(args.warm):
             image = synth.render_scene(synth.random_scene(np.random.default_rng(WARM_SEED + k), deck),
                                        seed=k).image
-            for rec, block in ((recs[0], changed([])), (recs[1], changed(settings))):
-                with block:
+            for rec, side in zip(recs, ([], settings)):
+                with changed(side):
                     rec.recognise(image)
     tally = dict(cards=0, right_a=0, right_b=0, gained=0, lost=0, new_wrong=0, wrong_gone=0,
                  fp_a=0, fp_b=0)
@@ -149,8 +149,8 @@ def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]
         frame = synth.render_scene(synth.random_scene(np.random.default_rng(args.seed + k), deck),
                                    seed=(args.seed + k) % 10_000)
         codes = []
-        for side, rec, block in (("a", recs[0], changed([])), ("b", recs[1], changed(settings))):
-            with block:
+        for side, rec, changes in (("a", recs[0], []), ("b", recs[1], settings)):
+            with changed(changes):
                 seen = rec.recognise(frame.image)
             pairs, used = match(frame.truth, seen)
             codes.append({i: seen[pairs[i]].code if i in pairs else None
