@@ -56,13 +56,16 @@ def test_figures_and_aces_are_named_by_their_picture_and_never_wrongly(name):
 @pytest.mark.parametrize("name", PRINTED + ["builtin"])
 def test_a_number_card_or_a_plain_figure_is_no_picture(name):
     """Number cards show pintas, not one silhouette; the built-in deck draws its figures as
-    plain shapes (its layout reader reads them), which match no picture here."""
+    plain shapes (its layout reader reads them), which match no picture here but by their own
+    name (a plain rey or caballo may pass for one; no pinta held up, its frame line names its
+    suit)."""
     deck = synth.builtin(48) if name == "builtin" else _deck(name)
     codes = [c for c in sorted(deck.codes) if c[:-1] != "1" and c != "3B"]
     if name != "builtin":
         codes = [c for c in codes if c not in FIGURES]
     read = {code: pictures.read_picture(rect)[0] for code, rect in _rendered(deck, codes, seed=9)}
-    assert not {code: got for code, got in read.items() if got is not None}
+    assert not {code: got for code, got in read.items()
+                if got is not None and (code[:-1] not in ("10", "11", "12") or got != code)}
 
 
 @pytest.mark.parametrize("name", PRINTED)

@@ -9,10 +9,8 @@ read from their silhouette and the pinta a figure holds (`pictures`). What is le
 covered, pictures of other shapes) goes to a coarse layout and colour match against reference
 decks (see `Reader`), which abstains (code None) unless one code clearly wins. Telling a face
 from a back needs no deck: a face has pintas or a figure on paper, a back's pattern repeats edge
-to edge, so its interior is even (`is_back`). `frame_breaks` (the suit from the frame-line
-breaks along the short edges: unbroken oros, one break copas, two espadas, three bastos) is kept
-for diagnostics: on printed decks the figure covers the frame line, and the line is a pixel wide
-at the camera's resolution, not reliable enough to vote.
+to edge, so its interior is even (`is_back`). The frame line's breaks name a figure's suit
+where its held pinta is not found (`frame_line`).
 """
 from __future__ import annotations
 
@@ -32,9 +30,6 @@ from vision.card_colours import card_lab, hsv_planes, hue_saturation, paint, pas
 from vision.geometry import RECT_H, RECT_W
 from vision.memo import last_result, one_card
 from vision.identify import Identity
-
-SUIT_BY_BREAKS = {0: "O", 1: "C", 2: "E", 3: "B"}
-
 
 def unevenness(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None, strips: bool = False) -> float:
     """How much the card's interior changes colour from place to place: RMS distance (8-bit Lab)
@@ -120,32 +115,6 @@ def flat_fraction(rect_bgr: np.ndarray) -> float:
     cells = hp[:h, :w].reshape(h // 8, 8, w // 8, 8).mean(axis=(1, 3))
     return float((cells < 2.5).mean())
 
-
-def frame_breaks(rect_bgr: np.ndarray) -> int:
-    """Gaps in the frame line along the top edge, between the two corner index areas; -1 when no
-    frame line is found."""
-    g = cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    h, w = g.shape
-    band = g[int(0.02 * h):int(0.14 * h), int(0.3 * w):int(0.92 * w)]
-    if band.size == 0:
-        return -1
-    # the frame line is the darkest row of the band; a break is a run where that row is light
-    rows = band.mean(axis=1)
-    r = int(np.argmin(rows))
-    line = band[max(r - 1, 0):r + 2].min(axis=0)
-    paper = float(np.percentile(band, 90))
-    dark = line < paper - 0.35 * (paper - float(line.min()) + 1e-3)
-    if dark.mean() < 0.4:
-        return -1
-    gaps, run = 0, 0
-    for v in dark:
-        if not v:
-            run += 1
-        else:
-            if run >= 2:
-                gaps += 1
-            run = 0
-    return gaps
 
 # ----------------------------------------------------------------------------- pintas
 # A number card shows its rank as that many pintas (suit signs) of one size, and every Spanish

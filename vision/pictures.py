@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import agnostic, histogram
+from vision import agnostic, frame_line, histogram
 from vision.blobs import components
 from vision.card_colours import card_hsv, hsv_planes, hue_saturation, paint, pass_on_lab
 from vision.memo import last_result
@@ -85,6 +85,10 @@ CROSSED_CLUBS = (1.9, 0.39)  # least elongation, largest share of the card of th
 # three clubs crossed (1.95 and 0.36 at the true corners; on the outlines the pipeline finds, a
 # little inside the card's edge, Fournier's measured 1.93 long and 0.37 of the card: eight seed
 # sets, thirty-second session)
+FRAME_SUIT = True  # a figure whose held pinta is not found takes the suit its frame line's
+# breaks name (`frame_line.frame_suit`), read clear of the cards over it
+SHORT_SIDES_ON_TOP = True  # ...or lies on top where a short side's frame line runs on through the
+# overlap naming the suit it is read as (`frame_line.through`)
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -230,18 +234,25 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
         margin = margin_paper(rect_bgr)
         line = frame_line_through(rect_bgr, overlap)
         on_top = line is not None and line >= ON_TOP_LINE
+        whole = None
         if small or margin >= ON_TOP_MARGIN or on_top:
-            whole, _ = _read_clear(rect_bgr, ink, None)
-            if whole is not None and (_kept_whole(whole, ON_TOP_MARGIN if on_top else margin)
-                                      or small and SMALL_EMBLEMS and whole in COVERED_EMBLEMS):
-                if HEAD_END_AGREES and not (small or on_top) and whole[:-1] in FIGURES:
-                    end, _ = read_head_end(rect_bgr, overlap)
-                    if end is not None and end != whole:
-                        return None, f"read whole {whole}, from its head end {end}"
-                return whole, "ok (read whole: " + (
-                    "its frame line runs on through the overlap, so it lies on top)" if on_top
-                    else "its margin is paper all round, so it lies on top)"
-                    if margin >= ON_TOP_MARGIN else "the overlap is too small to hide much of it)")
+            whole, _ = _read_clear(rect_bgr, ink, None, covered=overlap)
+        elif SHORT_SIDES_ON_TOP:
+            suit = frame_line.through(rect_bgr, overlap)
+            if suit is not None:
+                whole, _ = _read_clear(rect_bgr, ink, None, covered=overlap)
+                on_top = whole is not None and whole[-1] == suit
+                whole = whole if on_top else None
+        if whole is not None and (_kept_whole(whole, ON_TOP_MARGIN if on_top else margin)
+                                  or small and SMALL_EMBLEMS and whole in COVERED_EMBLEMS):
+            if HEAD_END_AGREES and not (small or on_top) and whole[:-1] in FIGURES:
+                end, _ = read_head_end(rect_bgr, overlap)
+                if end is not None and end != whole:
+                    return None, f"read whole {whole}, from its head end {end}"
+            return whole, "ok (read whole: " + (
+                "its frame line runs on through the overlap, so it lies on top)" if on_top
+                else "its margin is paper all round, so it lies on top)"
+                if margin >= ON_TOP_MARGIN else "the overlap is too small to hide much of it)")
         if HEAD_END_READ:
             end, end_why = read_head_end(rect_bgr, overlap)
             if end is not None:
@@ -542,10 +553,15 @@ def margin_paper(rect_bgr: np.ndarray, parts: int = 8) -> float:
 
 
 def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
-                overlap: Optional[np.ndarray], alone: bool = False) -> Tuple[Optional[str], str]:
+                overlap: Optional[np.ndarray], alone: bool = False,
+                covered: Optional[np.ndarray] = None) -> Tuple[Optional[str], str]:
     """`read_picture` over the part of the card ``overlap`` leaves clear (all of it if None);
-    ``alone``: nothing overlaps the card (`Silhouette.rank`)."""
+    ``alone``: nothing overlaps the card (`Silhouette.rank`); ``covered``: where other cards
+    lie over it though it is read whole (1, any size): no frame line is read there."""
     clear_of = None
+    card = rect_bgr  # (the frame line is read on the card as it is, where nothing covers it)
+    if covered is None:
+        covered = overlap
     if overlap is not None:
         rect_bgr, near = _painted(rect_bgr, overlap)
         if near is not None:
@@ -573,6 +589,11 @@ def _read_clear(rect_bgr: np.ndarray, ink: Optional[np.ndarray],
         if rank == "11" and horse < CABALLO_HORSE:
             return None, "a caballo's silhouette with no horse's head beside it"
     suit, why = figure_suit(rect_bgr)
+    if suit is None and FRAME_SUIT:
+        suit = frame_line.frame_suit(card, covered)
+        why = f"{why}, and no suit from its frame line"
+        if suit is not None:
+            return rank + suit, "ok (the suit from its frame line's breaks)"
     if suit is None:
         return None, f"a {rank} holding {why}"
     return rank + suit, "ok"
