@@ -68,15 +68,16 @@ def frame_suit(rect_bgr: np.ndarray, covered: Optional[np.ndarray] = None) -> Op
     hand lies over the card (any size): no line is read there (another card's paper would pass
     for a break)."""
     h, w = rect_bgr.shape[:2]
-    grey, sat = _planes(rect_bgr)
     hidden = None
     if covered is not None:
         hidden = cv2.resize(covered.astype(np.uint8), (w, h),
                             interpolation=cv2.INTER_NEAREST) > 0
     read = set()
-    for turn in (False, True):
-        turned = (lambda a: a[::-1, ::-1]) if turn else (lambda a: a)
-        suit = read_side(turned(grey), turned(sat), None if hidden is None else turned(hidden))
+    for side in _sides(rect_bgr):
+        states, x0, rows = side_states(*side[:2])
+        if hidden is not None:
+            states[_turned(hidden, side)[rows, x0 + np.arange(states.size)]] = OTHER
+        suit = read_side(states, x0, w)
         if suit is not None:
             read.add(suit)
     return read.pop() if len(read) == 1 else None
@@ -90,35 +91,50 @@ def through(rect_bgr: np.ndarray, overlap: np.ndarray) -> Optional[str]:
     the line would run, which reads as breaks: a Fournier caballo under a card turned alike, its
     first break under the other card's paper, read whole as a sota: seed 30008.)"""
     h, w = rect_bgr.shape[:2]
-    grey, sat = _planes(rect_bgr)
     over = cv2.resize(overlap.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    y0, y1 = _band(h)
+    crossed = [np.count_nonzero(o[y0:y1].any(axis=0)) >= THROUGH * w
+               for o in (over, over[::-1, ::-1])]
+    if not any(crossed):
+        return None  # (the overlap crosses no side's line: the dearer part is not done)
     read = set()
-    for turn in (False, True):
-        turned = (lambda a: a[::-1, ::-1]) if turn else (lambda a: a)
-        states, _ = side_states(turned(grey), turned(sat))
-        under, _ = side_states(turned(grey), turned(sat), turned(over))
-        if np.count_nonzero((_filled(states) == LINE) & (under == OTHER)) < THROUGH * w:
+    for side, crossing in zip(_sides(rect_bgr), crossed):
+        if not crossing:
+            continue
+        states, x0, rows = side_states(*side[:2])
+        states = _filled(states)
+        inside = _turned(over, side)[rows, x0 + np.arange(states.size)]
+        if np.count_nonzero((states == LINE) & inside) < THROUGH * w:
             continue  # (its line must show there: another card's paper passes for a break)
-        suit = read_side(turned(grey), turned(sat))
+        suit = read_side(states, x0, w, filled=True)
         if suit is not None:
             read.add(suit)
     return read.pop() if len(read) == 1 else None
 
 
-def _planes(rect_bgr: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """The card's grey plane (float, blurred 0.7 px) and its saturation."""
+def _sides(rect_bgr: np.ndarray) -> List[Tuple[np.ndarray, np.ndarray, bool]]:
+    """The card's grey plane (float, blurred 0.7 px) and its saturation, as it lies and turned:
+    each short side on top in turn, and whether turned."""
     grey = cv2.GaussianBlur(cv2.cvtColor(rect_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32),
                             (0, 0), 0.7)
-    return grey, card_hsv(rect_bgr)[..., 1]
+    sat = card_hsv(rect_bgr)[..., 1]
+    return [(grey, sat, False), (grey[::-1, ::-1], sat[::-1, ::-1], True)]
 
 
-def read_side(grey: np.ndarray, sat: np.ndarray, hidden: Optional[np.ndarray] = None
-              ) -> Optional[str]:
-    """The suit the top side's frame line names, or None, on a card's grey (float, blurred) and
-    saturation planes. ``hidden``: True where the card is covered (card-sized)."""
-    w = grey.shape[1]
-    states, x0 = side_states(grey, sat, hidden)
-    states = _filled(states)
+def _turned(mask: np.ndarray, side: Tuple[np.ndarray, np.ndarray, bool]) -> np.ndarray:
+    """A card-sized map as the side's planes lie."""
+    return mask[::-1, ::-1] if side[2] else mask
+
+
+def _band(h: int) -> Tuple[int, int]:
+    """The rows of a card ``h`` px long where the top side's line is looked for (`BAND`)."""
+    return max(int(BAND[0] * h), 3), int(BAND[1] * h)
+
+
+def read_side(states: np.ndarray, x0: int, w: int, filled: bool = False) -> Optional[str]:
+    """The suit a side's `side_states` name, or None (``filled``: already `_filled`)."""
+    if not filled:
+        states = _filled(states)
     gaps = breaks(states, w)
     centres = [(a + b) / 2 / w + x0 / w for a, b in gaps]
     widths = [(b - a) / w for a, b in gaps]
@@ -138,12 +154,12 @@ def read_side(grey: np.ndarray, sat: np.ndarray, hidden: Optional[np.ndarray] = 
     return None
 
 
-def side_states(grey: np.ndarray, sat: np.ndarray, hidden: Optional[np.ndarray] = None
-                ) -> Tuple[np.ndarray, int]:
-    """Each column of the top side's frame line (over `SPAN`): `LINE`, `PAPER` or `OTHER`; and
-    the first column's index in the card."""
+def side_states(grey: np.ndarray, sat: np.ndarray) -> Tuple[np.ndarray, int, np.ndarray]:
+    """Each column of the top side's frame line (over `SPAN`) on a card's grey (float, blurred)
+    and saturation planes: `LINE`, `PAPER` or `OTHER`; the first column's index in the card;
+    and the line's row in each column (of the card)."""
     h, w = grey.shape
-    y0, y1 = max(int(BAND[0] * h), 3), int(BAND[1] * h)
+    y0, y1 = _band(h)
     x0, x1 = int(SPAN[0] * w), int(SPAN[1] * w)
     mid = grey[y0:y1, x0:x1]
     thin = (np.minimum(grey[y0 - 3:y1 - 3, x0:x1], grey[y0 + 3:y1 + 3, x0:x1]) - mid) \
@@ -161,19 +177,28 @@ def side_states(grey: np.ndarray, sat: np.ndarray, hidden: Optional[np.ndarray] 
     row = row.clip(1, mid.shape[0] - 2)
     on_line = near[row, xs]
     darkest = np.minimum(np.minimum(mid[row - 1, xs], mid[row, xs]), mid[row + 1, xs])
-    paper = float(np.percentile(mid, 90))
-    depth = float(np.median(paper - darkest[on_line])) if np.count_nonzero(on_line) >= 5 else 0.0
-    part = sat[y0:y1, x0:x1].astype(np.int16)
-    paper_sat = float(np.median(part[mid >= paper - 5])) if np.any(mid >= paper - 5) else 0.0
+    paper = _quantile(mid.ravel(), 0.9)
+    depth = _quantile(paper - darkest[on_line], 0.5) if np.count_nonzero(on_line) >= 5 else 0.0
+    part = sat[y0:y1, x0:x1]
+    papery = part[mid >= paper - 5]
+    paper_sat = _quantile(papery, 0.5) if papery.size else 0.0
     vivid = np.maximum(np.maximum(part[row - 1, xs], part[row, xs]), part[row + 1, xs])
     light = (paper - darkest < PAPER_DEPTH * depth) & (vivid <= paper_sat + PAPER_SAT)
     deep = paper - darkest >= LINE_DEPTH * depth
-    alone = np.logical_and.reduce([sat[y0 + row + d, x0 + xs] <= paper_sat + PAPER_SAT
-                                   for d in (-3, 3)])
+    alone = (sat[y0 + row - 3, x0 + xs] <= paper_sat + PAPER_SAT) & \
+        (sat[y0 + row + 3, x0 + xs] <= paper_sat + PAPER_SAT)
     states = np.where(on_line & deep & alone, LINE, np.where(light, PAPER, OTHER))
-    if hidden is not None:
-        states[hidden[y0 + row, x0 + xs]] = OTHER
-    return states, x0
+    return states, x0, y0 + row
+
+
+def _quantile(values: np.ndarray, q: float) -> float:
+    """numpy's linear quantile of a flat array, by partition (np.percentile's checks cost more
+    than the work on these few thousand values)."""
+    k = q * (values.size - 1)
+    lo = int(k)
+    hi = min(lo + 1, values.size - 1)
+    part = np.partition(values, (lo, hi))
+    return float(part[lo] + (k - lo) * (float(part[hi]) - float(part[lo])))
 
 
 def breaks(states: np.ndarray, w: int) -> List[Tuple[int, int]]:
