@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import frame_line, pictures, synth
+from vision import agnostic, frame_line, pictures, synth
 from vision.geometry import RECT_H, RECT_W
 
 DECKS = Path(__file__).resolve().parents[1].parent / "shared" / "decks"
@@ -105,3 +105,13 @@ def test_a_figure_whose_line_runs_on_through_the_other_card_is_read_whole(
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(pictures, "SHORT_SIDES_ON_TOP", False)
     assert scene_reading(name, seed, code) is None
+
+
+@pytest.mark.parametrize("name,seed", [("fournier-1878", 60041), ("naipes-libres", 60014)])
+def test_the_three_crossed_clubs_partly_covered_are_read_filled_with_the_frame_lines_suit(
+        scene_reading, monkeypatch, name, seed):
+    """Fresh-seed scenes: a 3 of bastos under another card, filled from its own image turned,
+    is nearly the crossed clubs' silhouette; its frame line in view says bastos."""
+    assert scene_reading(name, seed, "3B") == "3B"
+    monkeypatch.setattr(agnostic, "FILLED_CROSSED_CLUBS", False)
+    assert scene_reading(name, seed, "3B") is None

@@ -24,7 +24,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import histogram, medallion, numerals, pictures
+from vision import frame_line, histogram, medallion, numerals, pictures
 from vision.blobs import components
 from vision.card_colours import card_lab, hsv_planes, hue_saturation, paint, pass_on_lab, turn_in
 from vision.geometry import RECT_H, RECT_W
@@ -1601,6 +1601,10 @@ FILLED_EMBLEMS = ("1C", "1B")  # not the medallion: a half filled may be pintas 
 # figure filled is as hollow and lopsided (a Fournier sota of copas, benchmark seed 10030)
 
 
+FILLED_CROSSED_CLUBS = True  # a covered card filled whose silhouette is nearly the 3 of bastos's
+# (`pictures.crossed_clubs_filled`) is that card if its frame line in view names bastos
+
+
 def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
                     fill=None) -> Tuple[Optional[str], str]:
     """(code, why): an ace partly under another card (the trump under the stock shows half of
@@ -1629,6 +1633,9 @@ def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.
     code, why = pictures._read_clear(fill.out, fill.out_ink, None)
     if code in FILLED_EMBLEMS:
         return code, why
+    if FILLED_CROSSED_CLUBS and pictures.crossed_clubs_filled(fill.out, fill.out_ink) and \
+            frame_line.frame_suit(rect_bgr, overlap) == "B":
+        return "3B", "ok (three clubs crossed, filled; its frame line's three breaks)"
     return None, "no ace filled"
 
 

@@ -210,12 +210,19 @@ def breaks(states: np.ndarray, w: int) -> List[Tuple[int, int]]:
 
 
 def _filled(states: np.ndarray) -> np.ndarray:
-    """``states`` with each paper run of two columns or less inside the side taken as line."""
+    """``states`` with each paper run of two columns or less inside the side taken as line, and
+    then each run of two or less of something else between paper as paper (a speck in a
+    break)."""
     out = states.copy()
     runs = _runs(states)
     for k, (v, a, b) in enumerate(runs):
         if v == PAPER and b - a <= 2 and 0 < k < len(runs) - 1:
             out[a:b] = LINE
+    runs = _runs(out)
+    for k, (v, a, b) in enumerate(runs):
+        if v == OTHER and b - a <= 2 and 0 < k < len(runs) - 1 and \
+                runs[k - 1][0] == PAPER and runs[k + 1][0] == PAPER:
+            out[a:b] = PAPER
     return out
 
 
