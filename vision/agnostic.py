@@ -31,6 +31,7 @@ from vision.geometry import RECT_H, RECT_W
 from vision.memo import last_result, one_card
 from vision.identify import Identity
 
+
 def unevenness(rect_bgr: np.ndarray, keep: Optional[np.ndarray] = None, strips: bool = False) -> float:
     """How much the card's interior changes colour from place to place: RMS distance (8-bit Lab)
     of 4 x 6 cell means from their mean. A back's pattern repeats edge to edge, so its cells look

@@ -13,8 +13,8 @@ along it is line (a thin dark row), paper (light: a break) or neither (ink touch
 hidden by another card or a hand). The breaks must lie where one suit's lie, and the places where
 the suits that could be mistaken for it would break must show line: a break hidden under ink is
 never taken for no break. Measured on figures and number cards at the pipeline's outlines
-(seeds 20000 and 70000, 100 scenes a deck): 85% of the printed decks' fully visible cards named,
-none wrong (docs/vision.md, fortieth session).
+(seeds 20000 and 70000, 100 scenes a deck): over 80% of the printed decks' fully visible cards
+named, none wrong (docs/vision.md, fortieth session).
 """
 from __future__ import annotations
 
