@@ -1603,7 +1603,7 @@ FILLED_EMBLEMS = ("1C", "1B")  # not the medallion: a half filled may be pintas 
 
 
 FILLED_CROSSED_CLUBS = True  # a covered card filled whose silhouette is nearly the 3 of bastos's
-# (`pictures.crossed_clubs_filled`) is that card if its frame line in view names bastos
+# (`pictures.FILLED_CLUBS`) is that card if its frame line in view names bastos
 
 
 def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -1631,10 +1631,13 @@ def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.
         if code == "1E" and _in_box(fill.ink)[~fill.cov].mean() > FILLED_SWORD_INK:
             return None, "more ink in view than one sword"
         return code, why
-    code, why = pictures._read_clear(fill.out, fill.out_ink, None)
+    sil = pictures.silhouette(fill.out, fill.out_ink)  # (an emblem, read as `read_picture` would)
+    if sil is None:
+        return None, "no ace filled"
+    code = sil.emblem()
     if code in FILLED_EMBLEMS:
-        return code, why
-    if FILLED_CROSSED_CLUBS and pictures.crossed_clubs_filled(fill.out, fill.out_ink) and \
+        return code, "ok"
+    if FILLED_CROSSED_CLUBS and sil.crossed_clubs(**pictures.FILLED_CLUBS) and \
             frame_line.frame_suit(rect_bgr, overlap) == "B":
         return "3B", "ok (three clubs crossed, filled; its frame line's three breaks)"
     return None, "no ace filled"

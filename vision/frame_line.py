@@ -192,8 +192,8 @@ def side_states(grey: np.ndarray, sat: np.ndarray) -> Tuple[np.ndarray, int, np.
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
-    """numpy's linear quantile of a flat array, by partition (np.percentile's checks cost more
-    than the work on these few thousand values)."""
+    """The linear quantile of a flat array (numpy's default method, up to float rounding), by
+    partition: np.percentile's checks cost more than the work on these few thousand values."""
     k = q * (values.size - 1)
     lo = int(k)
     hi = min(lo + 1, values.size - 1)

@@ -154,33 +154,31 @@ class Silhouette:
             # Fournier's: 0.28-0.36 symmetric, solidity 0.49-0.57, elongation 1.89-1.99, area
             # 0.2-0.27; the nearest others: the 3 of copas 0.17-0.19 symmetric and 1.78-1.84
             # long, a sota of copas 0.38 symmetric but 0.32 of the card and 2.09 long)
-        if self.share >= 0.95 and 0.72 <= y <= 0.92 and 0.54 <= s <= 0.66 and \
-                CROSSED_CLUBS[0] <= e <= 2.25 and 0.27 <= a <= CROSSED_CLUBS[1] and \
-                h["green"] >= 0.12 and h["blue"] <= 0.1:
+        if self.crossed_clubs(symmetry=(0.72, 0.92), solidity=(0.54, 0.66),
+                              elongation=(CROSSED_CLUBS[0], 2.25), area=(0.27, CROSSED_CLUBS[1]),
+                              green=0.12):
             return "3B"  # three clubs crossed: nearly symmetric, hollow between them (a page
             # is 0.68 symmetric at most; a cup is solid red and gold)
         return None
 
+    def crossed_clubs(self, symmetry: Tuple[float, float], solidity: Tuple[float, float],
+                      elongation: Tuple[float, float], area: Tuple[float, float],
+                      green: float) -> bool:
+        """Whether the silhouette is the 3 of bastos's three clubs crossed within these limits
+        (each a (least, most) pair; ``green``: its least share of green): one blob holding all
+        the ink (0.95), green and yellow clubs, no blue steel (0.1 at most)."""
+        return self.share >= 0.95 and symmetry[0] <= self.symmetry <= symmetry[1] and \
+            solidity[0] <= self.solidity <= solidity[1] and \
+            elongation[0] <= self.elongation <= elongation[1] and \
+            area[0] <= self.area <= area[1] and self.hues["green"] >= green and \
+            self.hues["blue"] <= 0.1
 
-FILLED_CLUBS = dict(share=0.95, symmetry=0.7, solidity=(0.54, 0.68), elongation=(1.75, 2.4),
-                    area=(0.27, 0.39), green=0.07, blue=0.1)  # the 3 of bastos's crossed clubs
-# filled from the card turned (`agnostic._filled`): the fill skews its shape and colours (the
-# printed decks' filled under another card, benchmark seeds: 0.65-0.92 symmetric, solidity
-# 0.55-0.67, 1.79-2.32 long, 0.30-0.34 of the card, green 0.08-0.31, blue 0.08 at most)
 
-
-def crossed_clubs_filled(filled_bgr: np.ndarray, ink: Optional[np.ndarray] = None) -> bool:
-    """Whether a card filled from its own image turned shows the 3 of bastos's three clubs
-    crossed within the looser `FILLED_CLUBS` limits (its suit asked of its frame line apart)."""
-    sil = silhouette(filled_bgr, ink)
-    if sil is None:
-        return False
-    f = FILLED_CLUBS
-    return sil.share >= f["share"] and sil.symmetry >= f["symmetry"] and \
-        f["solidity"][0] <= sil.solidity <= f["solidity"][1] and \
-        f["elongation"][0] <= sil.elongation <= f["elongation"][1] and \
-        f["area"][0] <= sil.area <= f["area"][1] and sil.hues["green"] >= f["green"] and \
-        sil.hues["blue"] <= f["blue"]
+FILLED_CLUBS = dict(symmetry=(0.7, 1.0), solidity=(0.54, 0.68), elongation=(1.75, 2.4),
+                    area=(0.27, 0.39), green=0.07)  # the 3 of bastos's crossed clubs filled from
+# the card turned (`agnostic._filled`; `Silhouette.crossed_clubs`): the fill skews its shape and
+# colours (the printed decks' filled under another card, benchmark seeds: 0.65-0.92 symmetric,
+# solidity 0.55-0.67, 1.79-2.32 long, 0.30-0.34 of the card, green 0.08-0.31, blue 0.08 at most)
 
 
 def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
