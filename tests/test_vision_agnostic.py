@@ -1280,3 +1280,32 @@ def test_the_unevenness_of_a_grid_is_numpys_own_mean_written_out():
             cells = (rng.random(shape) * 255).astype(np.float32)
             c = cells.reshape(-1, 3)
             assert _rms(cells) == float(np.sqrt(((c - c.mean(axis=0)) ** 2).sum(axis=1).mean()))
+
+
+def test_a_seven_whose_extra_pinta_is_in_view_is_told_from_an_eight_by_its_numeral(
+        scene_reading, monkeypatch):
+    """Fresh-seed scene: a 7 under another card, the end holding its extra pinta in view. Filled
+    from its image turned, that pinta counts twice (an 8's end looks the same); the numeral in
+    view says 7, and the rest reads filled as a 6."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 60039, "7O") == "7O"
+    monkeypatch.setattr(agnostic, "ODD_SEVEN", False)
+    assert scene_reading("naipes-libres", 60039, "7O") is None
+
+
+def test_no_seven_is_read_without_one_pinta_where_its_extra_one_lies():
+    """An 8 and a 6 under a card across one end show no lone pinta on the middle column off the
+    middle row with its twin hidden: nothing is read as a 7."""
+    import cv2
+
+    from vision import agnostic
+    from vision.geometry import RECT_H, RECT_W
+
+    deck = synth.builtin(48)
+    for code in ("8O", "8C", "6O", "6B"):
+        rect = cv2.resize(deck.faces[code][..., :3], (RECT_W, RECT_H), interpolation=cv2.INTER_AREA)
+        overlap = np.zeros((RECT_H, RECT_W), np.uint8)
+        overlap[int(0.55 * RECT_H):] = 1
+        rect[overlap > 0] = (60, 40, 30)
+        assert agnostic.read_odd_seven(rect, overlap)[0] is None

@@ -554,3 +554,19 @@ def test_the_held_pintas_colour_masks_are_numpys_comparisons():
         gold = (hue >= 17) & (hue <= 34) & (sat > 100)
         assert np.array_equal(pictures._within(hsv, (17, 101, 0), (34, 255, 255)), gold)
     assert not pictures._within(hsv, (0, 0, 300), (255, 255, 255)).any()  # an empty range
+
+
+@pytest.mark.parametrize("name,seed,code", [("fournier-1878", 60020, "12C"),
+                                            ("naipes-libres", 60095, "12E")])
+def test_a_figure_under_a_hand_is_read_from_its_head_end(scene_reading, monkeypatch, name, seed,
+                                                         code):
+    """Fresh-seed scenes: a hand over the foot end, the head end in view."""
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(pictures, "HEAD_END_UNDER_HAND", False)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_a_finger_the_hands_map_leaves_out_makes_no_caballo(scene_reading):
+    """Fresh-seed scene: a finger over a Naipes sota's middle, outside the hand's map, is as tan
+    as a horse's head: under a hand, no caballo is read from the head end."""
+    assert scene_reading("naipes-libres", 90009, "10C") in (None, "10C")
