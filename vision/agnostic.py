@@ -1498,7 +1498,7 @@ ODD_SEVEN = True  # a covered card showing a pinta on the middle column off the 
 # twin's place hidden, is a 7 with that extra pinta in view if its numeral says 7 plainly
 # (`numerals.shows`, against 8): counted as an 8 by `read_mirrored`, or read filled without it
 # (`read_odd_seven`). Forty-first session, `bench compare` seeds 30000+, 60000+ and 90000+: 0,
-# +5 and +N cards, none wrong
+# +5 and +2 cards, none wrong
 ODD_TWIN_HIDDEN = 0.5  # ... where at least this share of its turned box is covered
 
 
