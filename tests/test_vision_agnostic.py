@@ -137,9 +137,11 @@ def _laid_over(rect, below=0.62, above=1.0):
     return out, cover
 
 
-def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view():
+def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view(monkeypatch):
     """The pintas in view whose twins (turned about the card's centre) lie under the other card
-    stand for two; a pattern that is not its own image turned (a 7's extra pinta) abstains."""
+    stand for two; a pattern that is not its own image turned (a 7's extra pinta) is never
+    counted as the 8 it looks like: its numeral names it, or the reader abstains."""
+    from vision import agnostic
     from vision.agnostic import count_pintas, read_mirrored
 
     rects = _rects(synth.builtin(40), ["4C", "4O", "7O", "6B"])
@@ -148,7 +150,9 @@ def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view()
         assert count_pintas(rect, whole_layout=True)[0] is None  # half its pintas are hidden
         assert read_mirrored(rect, cover) == (code, "ok")
     rect, cover = _laid_over(rects["7O"], 0.64)  # the extra pinta's twin is under the card:
-    assert read_mirrored(rect, cover)[0] is None  # a 7 would read as an 8
+    assert read_mirrored(rect, cover)[0] == "7O"  # counted as an 8; its numeral says 7
+    monkeypatch.setattr(agnostic, "ODD_SEVEN", False)
+    assert read_mirrored(rect, cover)[0] is None  # the 8 it counts may be a 7 or a 9
     rect, cover = _laid_over(rects["6B"], 0.4, 0.6)  # the covered part and its image turned meet
     assert read_mirrored(rect, cover) == (None, "covered on both sides of the centre")
     rect, cover = _laid_over(rects["4C"], 1.0)
