@@ -1323,6 +1323,26 @@ def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
     return out
 
 
+def _in_view(rect_bgr: np.ndarray, ink: np.ndarray, cov: np.ndarray
+             ) -> Tuple[List["Pinta"], List["Pinta"]]:
+    """The pintas of a covered card in view (``cov``: 1 where hidden, the cover grown), parted
+    into those clear of the cover and those it cuts (touching it, grown by a pixel)."""
+    h, w = rect_bgr.shape[:2]
+    near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
+    whole, cut = [], []
+    for b in pintas(rect_bgr, ink=ink * (1 - cov)):
+        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        ph, pw = b.pixels.shape
+        (cut if (near[by:by + ph, bx:bx + pw] & b.pixels).any() else whole).append(b)
+    return whole, cut
+
+
+def _where_extra_lies(b: "Pinta") -> bool:
+    """Whether pinta ``b`` lies where a 7's or a 9's extra pinta does: on the middle column, off
+    the middle row."""
+    return MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE
+
+
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
                   cover: Optional[Tuple[np.ndarray, np.ndarray]] = None
                   ) -> Tuple[Optional[str], str]:
@@ -1354,15 +1374,9 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     both = int((under & under[::-1, ::-1]).sum())  # hidden, and its turned image hidden too
     if both and not BOTH_SIDES_MOST:
         return None, "covered on both sides of the centre"
-    near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
-    whole, cut = [], []
-    for b in pintas(rect_bgr, ink=ink * (1 - cov)):
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
-        ph, pw = b.pixels.shape
-        touches = bool((near[by:by + ph, bx:bx + pw] & b.pixels).any())
-        if b.at_edge and not touches:
-            return None, "a blob at the outline"
-        (cut if touches else whole).append(b)
+    whole, cut = _in_view(rect_bgr, ink, cov)
+    if any(b.at_edge for b in whole):
+        return None, "a blob at the outline"
     unit = _unit_area([b.area for b in whole])
     lone = _lone_at_end(whole) if unit is None and LONE_TWO and not both else None
     if lone is not None and LONE_ONE and any(_parted(lone, k, w, h) is not None for k in (2, 3, 4)):
@@ -1415,7 +1429,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
             cut_twins.append(c)  # its twin in view, cut: one pinta
             continue
         twins.append((tx0, ty0, tx1, ty1))
-        odd |= MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE
+        odd |= _where_extra_lies(b)
     if not twins and not cut_twins:
         return None, "no pinta hidden"
     usual = {hue: float(np.mean([b.colours[hue] for b in singles])) for hue in HUES}
@@ -1465,7 +1479,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         return None, f"{n} pintas"
     if n == 4 and any(abs(b.y - 0.5) < FOUR_OFF_MIDDLE for b in singles + cut_twins):
         return None, "a pinta on the middle row: no 4"
-    if n == 8 and odd and ODD_SEVEN and numerals.shows(rect_bgr, "7", "8", cov) == "7":
+    if n == 8 and odd and ODD_SEVEN and _says_seven(rect_bgr, cov):
         return f"7{suit}", "ok (a 7, its extra pinta in view doubled: so says its numeral)"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8) and hidden[:, mx0:mx1].any():
@@ -1502,6 +1516,12 @@ ODD_SEVEN = True  # a covered card showing a pinta on the middle column off the 
 ODD_TWIN_HIDDEN = 0.5  # ... where at least this share of its turned box is covered
 
 
+def _says_seven(rect_bgr: np.ndarray, cov: np.ndarray) -> bool:
+    """Whether the index numeral in view says 7 rather than 8, plainly (`numerals.shows`: the
+    7's drawings liked best of every digit's)."""
+    return numerals.shows(rect_bgr, "7", "8", cov) == "7"
+
+
 def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
                    cover: Optional[Tuple[np.ndarray, np.ndarray]] = None
                    ) -> Tuple[Optional[str], str]:
@@ -1516,26 +1536,22 @@ def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.n
     if ink is None:
         ink = _ink(rect_bgr)
     raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
-    near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
     odd = []
-    for b in pintas(rect_bgr, ink=ink * (1 - cov)):
-        if not (MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE):
+    for b in _in_view(rect_bgr, ink, cov)[0]:  # (one the cover cuts is no pinta whole in view)
+        if b.at_edge or not _where_extra_lies(b):
             continue
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
-        ph, pw = b.pixels.shape
-        if b.at_edge or (near[by:by + ph, bx:bx + pw] & b.pixels).any():
-            continue  # cut by the cover: no pinta whole in view
         tx0, ty0, tx1, ty1 = _turned_box(b.box, w, h)
         there = cov[max(ty0, 0):ty1, max(tx0, 0):tx1]
         if there.size and float(there.mean()) >= ODD_TWIN_HIDDEN:
-            odd.append((b, bx, by))
+            odd.append(b)
     if len(odd) != 1:
         return None, "no one pinta where a 7's extra one lies, its twin hidden"
-    b, bx, by = odd[0]
-    if numerals.shows(rect_bgr, "7", "8", cov) != "7":
+    b, = odd
+    if not _says_seven(rect_bgr, cov):
         return None, "its numeral does not say 7 plainly"
     out = rect_bgr.copy()
     mine = np.zeros((h, w), np.uint8)
+    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
     mine[by:by + b.pixels.shape[0], bx:bx + b.pixels.shape[1]] = b.pixels
     mine = cv2.dilate(mine, np.ones((5, 5), np.uint8)).astype(bool)
     paper = ~cov.astype(bool) & ~ink.astype(bool) & ~mine

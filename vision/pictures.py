@@ -380,9 +380,9 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
         horse = horse_share(img, clear, ink)
         foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
         end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE and not foot_seen else None
-        if horse >= HORSE_SHARE and under_hand:
-            continue  # a finger the hand's map leaves out is as tan as a horse
         if horse >= HORSE_SHARE:
+            if under_hand:
+                continue  # a finger the hand's map leaves out is as tan as a horse
             rank, why = "11", "ok (a caballo: its horse's head beside the rider)"
         elif end is not None and end.page():
             rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"

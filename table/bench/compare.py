@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-from table.bench.vision import DECKS_DIR, WARM_SEED, false_codes, match
+from table.bench.vision import DECKS_DIR, WARM_SEED, false_codes, match, warmed
 
 
 class SettingError(ValueError):
@@ -105,8 +105,8 @@ def run(args) -> int:
     root = Path(args.decks)
     if root.is_dir():
         decks += [synth.load_deck(p) for p in sorted(root.iterdir()) if p.is_dir()]
-    warmed = f" (warmed on {args.warm} scenes)" if args.reader == "learning" and args.warm else ""
-    print(f"bench compare: {args.reader} reader{warmed}, {args.scenes} scenes per deck from seed {args.seed}, "
+    watched = f" (warmed on {args.warm} scenes)" if args.reader == "learning" and args.warm else ""
+    print(f"bench compare: {args.reader} reader{watched}, {args.scenes} scenes per deck from seed {args.seed}, "
           f"face-up cards with >= {args.min_visible:.0%} visible; B: {', '.join(map(str, settings))}")
     rows, cards = [], []
     for deck in decks:
@@ -134,14 +134,12 @@ def _compare(deck, settings: List[Setting], args) -> Tuple[Dict[str, int], list]
     from vision import synth
     from vision.recognise import Recogniser
 
-    recs = (Recogniser(_identifier(deck, args.reader)), Recogniser(_identifier(deck, args.reader)))
+    ids = (_identifier(deck, args.reader), _identifier(deck, args.reader))
     if args.reader == "learning" and args.warm:
-        for k in range(args.warm):
-            image = synth.render_scene(synth.random_scene(np.random.default_rng(WARM_SEED + k), deck),
-                                       seed=k).image
-            for rec, side in zip(recs, ([], settings)):
-                with changed(side):
-                    rec.recognise(image)
+        for learner, side in zip(ids, ([], settings)):
+            with changed(side):
+                warmed(learner, deck, args.warm, WARM_SEED)
+    recs = tuple(Recogniser(i) for i in ids)
     tally = dict(cards=0, right_a=0, right_b=0, gained=0, lost=0, new_wrong=0, wrong_gone=0,
                  fp_a=0, fp_b=0)
     diffs = []

@@ -116,7 +116,7 @@ def false_codes(truth, seen, used) -> int:
 WARM_SEED = 900_000  # the warmed learner's first scenes: no seed of the measured set
 
 
-def _warmed(learner, deck, n: int, seed: int, whole_table: bool = False):
+def warmed(learner, deck, n: int, seed: int, whole_table: bool = False):
     """``learner`` after watching ``n`` scenes of ``deck`` (seeds from ``seed``): it learns from
     its own sure readings only, as at a table where the game has gone on a while."""
     import numpy as np
@@ -181,7 +181,7 @@ def run(args) -> int:
             ids["agnostic"] = Reader()
             ids["learning"] = Learner()  # the agnostic reader, learning the deck scene by scene
             if args.warm:  # ... and one that has watched a few minutes of play first
-                ids["warmed"] = _warmed(Learner(), deck, args.warm, WARM_SEED, args.whole_table)
+                ids["warmed"] = warmed(Learner(), deck, args.warm, WARM_SEED, args.whole_table)
         stats, order = _evaluate(deck.name, deck, ids, args.scenes, args.min_visible, times, stages,
                                  args.seed, args.whole_table)
         orders.append((deck.name, order))
