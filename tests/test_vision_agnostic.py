@@ -1313,3 +1313,28 @@ def test_no_seven_is_read_without_one_pinta_where_its_extra_one_lies():
         overlap[int(0.55 * RECT_H):] = 1
         rect[overlap > 0] = (60, 40, 30)
         assert agnostic.read_odd_seven(rect, overlap)[0] is None
+
+
+def test_an_eight_with_a_pinta_on_its_centre_line_in_view_is_no_nine(scene_reading, monkeypatch):
+    """A Naipes 8 of oros under the stock, its end with a centred coin in view: counted 8, it is
+    no 9 whose extra pinta is hidden (a 9 has one pinta on the centre line, its extra, and then
+    counts 9 or 10). Its numeral says 8 plainly against 7, though not against 9."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 90041, "8O") == "8O"
+    monkeypatch.setattr(agnostic, "CENTRED_EIGHT", False)
+    assert scene_reading("naipes-libres", 90041, "8O") is None
+
+
+@pytest.mark.parametrize("code", ["9E", "9B", "9C", "9O"])
+@pytest.mark.parametrize("below,above", [(0.0, 0.52), (0.0, 0.56), (0.44, 1.0), (0.48, 1.0)])
+def test_no_nine_under_a_card_across_its_middle_is_read_as_an_eight(code, below, above):
+    """Naipes' 9s of espadas and bastos hold their inner columns at 0.4 and 0.6 of the width,
+    inside `MIDDLE_COLUMN` but off the centre line: with their extra pinta (on the centre) hidden
+    they count 8 filled, and must not be taken for 8s with a centred pinta in view (nor the 9s
+    of copas and oros)."""
+    from vision import agnostic
+
+    rect, cover = _laid_over(_rects(_deck("naipes-libres"), [code])[code], below, above)
+    for read in (agnostic.read_mirrored, agnostic.read_filled):
+        assert read(rect, cover)[0] != "8" + code[-1]
