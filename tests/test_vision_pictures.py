@@ -570,3 +570,24 @@ def test_a_finger_the_hands_map_leaves_out_makes_no_caballo(scene_reading):
     """Fresh-seed scene: a finger over a Naipes sota's middle, outside the hand's map, is as tan
     as a horse's head: under a hand, no caballo is read from the head end."""
     assert scene_reading("naipes-libres", 90009, "10C") in (None, "10C")
+
+
+@pytest.mark.parametrize("name,seed,code,setting,old", [
+    ("fournier-1878", 60026, "10C", "PAGE_FILL", 0.53),
+    ("naipes-libres", 60040, "12O", "REY_FILL_HEAD_ALONE", 1.0),
+    ("naipes-libres", 90072, "12C", "REY_FILL_HEAD_ALONE", 1.0)])
+def test_a_figure_between_the_old_fill_limits_is_read_from_its_head_end(
+        scene_reading, monkeypatch, name, seed, code, setting, old):
+    """Fresh-seed scenes, the foot end under another card: a Fournier page holding his cup up
+    fills 0.53-0.55 of the chest rows, Naipes' reyes 0.55-0.6 with their ermine collars; each is
+    read only with the limits the forty-second session moved."""
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(pictures, setting, old)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_a_page_holding_his_cup_up_is_no_rey_though_he_fills_the_card(scene_reading):
+    """Fresh-seed scene: a Fournier sota of copas, his arm and cup held up, fills 0.57 of the
+    chest rows, a Naipes rey's width; with two parts at the top (head and cup) he is not read as
+    a rey (`REY_FILL_HEAD_ALONE`)."""
+    assert scene_reading("fournier-1878", 60097, "10C") in (None, "10C")
