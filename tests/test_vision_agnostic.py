@@ -814,9 +814,11 @@ def test_the_medallion_and_the_ribboned_sword_are_not_read_filled(scene_reading,
     view blurred into one blob; filled from its own image turned, they make something like the
     ace's medallion. Benchmark scene 10030: a Fournier sota of copas, a corner under another
     card; filled, as hollow and lopsided as the ribboned sword of the ace of espadas. Neither
-    emblem is read filled: both cards stay unknown."""
-    from vision import agnostic
+    emblem is read filled: both cards stay unknown (with the head end's `PAGE_FILL` they were
+    measured at: since the forty-second session's, the sota is read from its head end first)."""
+    from vision import agnostic, pictures
 
+    monkeypatch.setattr(pictures, "PAGE_FILL", 0.53)
     assert scene_reading(name, seed, code) is None
     monkeypatch.setattr(agnostic, "FILLED_EMBLEMS", (emblem,) + agnostic.FILLED_EMBLEMS)
     monkeypatch.setattr(agnostic, "DEEP_PART", False)  # (which parts the filled coins first)
@@ -1126,6 +1128,7 @@ def test_a_six_or_eight_whose_extra_pintas_place_is_hidden_is_named_by_its_numer
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(agnostic, "NUMERAL_LOOPS", False)
     monkeypatch.setattr(agnostic, "NUMERAL_SHAPES", False)  # (the 6C's numeral is a plain 6 too)
+    monkeypatch.setattr(agnostic, "EXTRA_ROOM", False)  # (no room for the 6C's extra pinta)
     assert scene_reading(name, seed, code) is None
 
 
@@ -1338,3 +1341,78 @@ def test_no_nine_under_a_card_across_its_middle_is_read_as_an_eight(code, below,
     rect, cover = _laid_over(_rects(_deck("naipes-libres"), [code])[code], below, above)
     for read in (agnostic.read_mirrored, agnostic.read_filled):
         assert read(rect, cover)[0] != "8" + code[-1]
+
+
+def _corner_covered(rect, fx, fy, corner):
+    """``rect`` with another card's corner over it: the part beyond ``fx`` of the width and ``fy``
+    of the height from the ``corner`` (0-3: bit 1 right, bit 2 bottom) away; and its map."""
+    from vision.detect import COVER_SIZE
+
+    def part(f, n, far):
+        return slice(int(f * n), n) if far else slice(0, int((1 - f) * n))
+
+    h, w = rect.shape[:2]
+    out = rect.copy()
+    out[part(fy, h, corner & 2), part(fx, w, corner & 1)] = (70, 40, 30)
+    cover = np.zeros(COVER_SIZE[::-1], np.uint8)
+    cover[part(fy, COVER_SIZE[1], corner & 2), part(fx, COVER_SIZE[0], corner & 1)] = 1
+    return out, cover
+
+
+def test_a_six_or_an_eight_with_no_room_for_an_extra_pinta_keeps_its_count(monkeypatch):
+    """A corner of another card over a 7 or a 9: with `EXTRA_ROOM` the count of a card whose
+    middle column is covered but has no room for a whole pinta stands, so it must name no 7 or
+    9 as a 6 or an 8 that the reader without the rule would not (the numeral vetoes a count
+    gone wrong); and it reads more of the 6s and 8s."""
+    from vision import agnostic
+
+    deck = _deck("naipes-libres")
+    sevens = _rects(deck, ["7O", "7C", "7E", "7B", "9O", "9C", "9E", "9B"])
+    sixes = _rects(deck, ["6O", "6C", "6E", "6B", "8O", "8C", "8E", "8B"])
+    gained = {True: 0, False: 0}
+    for cards, right in ((sevens, False), (sixes, True)):
+        for code, rect in cards.items():
+            for fx in (0.4, 0.5, 0.6, 0.7):
+                for fy in (0.3, 0.45, 0.6, 0.75):
+                    for corner in range(4):
+                        seen, cover = _corner_covered(rect, fx, fy, corner)
+                        said = {}
+                        for room in (True, False):
+                            monkeypatch.setattr(agnostic, "EXTRA_ROOM", room)
+                            said[room] = {agnostic.read_mirrored(seen, cover)[0],
+                                          agnostic.read_filled(seen, cover)[0]} - {None}
+                        assert said[True] - said[False] <= {code}, (code, fx, fy, corner)
+                        if right:
+                            gained[True] += code in said[True]
+                            gained[False] += code in said[False]
+    assert gained[True] > gained[False]  # (234 against 210 when written)
+
+
+@pytest.mark.parametrize("name,seed,code", [("fournier-1878", 60016, "6O"),
+                                            ("naipes-libres", 60006, "6C")])
+def test_a_six_whose_covered_middle_column_has_no_room_for_an_extra_pinta(
+        scene_reading, monkeypatch, name, seed, code):
+    """Fresh-seed scenes: a 6 under a card that reaches into its middle column, with no room
+    there for a 7's extra pinta, its numeral unclear: read with `EXTRA_ROOM` only."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "EXTRA_ROOM", False)
+    assert scene_reading(name, seed, code) is None
+
+
+@pytest.mark.parametrize("name", ["fournier-1878", "naipes-libres", "builtin-48"])
+def test_no_seven_under_another_cards_corner_is_read_as_a_six_or_an_eight(name):
+    """A corner of another card over a 7, anywhere: neither count names a 6 or an 8 (a Fournier
+    7 of espadas, its centre sword cut and kept as whole with a hidden twin, counted 8 with
+    centred swords in view: `CENTRED_EIGHT` asks its numeral, which says 7)."""
+    from vision import agnostic
+
+    deck = synth.builtin(48) if name == "builtin-48" else _deck(name)
+    for code, rect in _rects(deck, ["7O", "7C", "7E", "7B"]).items():
+        for fx in (0.4, 0.5, 0.6, 0.65, 0.7):
+            for fy in (0.3, 0.4, 0.5, 0.6, 0.75):
+                for corner in range(4):
+                    seen, cover = _corner_covered(rect, fx, fy, corner)
+                    for read in (agnostic.read_mirrored, agnostic.read_filled):
+                        assert read(seen, cover)[0] in (None, code), (code, fx, fy, corner)

@@ -591,3 +591,12 @@ def test_a_page_holding_his_cup_up_is_no_rey_though_he_fills_the_card(scene_read
     chest rows, a Naipes rey's width; with two parts at the top (head and cup) he is not read as
     a rey (`REY_FILL_HEAD_ALONE`)."""
     assert scene_reading("fournier-1878", 60097, "10C") in (None, "10C")
+
+
+def test_a_rider_read_whole_is_no_medallion(scene_reading, monkeypatch):
+    """Fresh-seed scene: a Fournier caballo of espadas read whole has a silhouette within a
+    medallion's limits (1.64 long, 0.37 of the card); its horse's head beside the rider says it
+    is no ace of oros (`MEDALLION_HORSE`), and the second look reads the caballo."""
+    assert scene_reading("fournier-1878", 240024, "11E") == "11E"
+    monkeypatch.setattr(pictures, "MEDALLION_HORSE", None)
+    assert scene_reading("fournier-1878", 240024, "11E") == "1O"

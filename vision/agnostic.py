@@ -1482,14 +1482,52 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if n == 8 and odd and ODD_SEVEN and _says_seven(rect_bgr, cov):
         return f"7{suit}", "ok (a 7, its extra pinta in view doubled: so says its numeral)"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n == 8 and CENTRED_EIGHT and _centred(singles + cut_twins + centre) and (
-            not odd or _says_eight(rect_bgr, cov)):
+    if n == 8 and CENTRED_EIGHT and _centred(singles + cut_twins + centre) and \
+            _says_eight(rect_bgr, cov):
         return f"8{suit}", "ok (an 8, a pinta in view on the centre line: no 9)"
-    if n in (6, 8) and hidden[:, mx0:mx1].any():
-        n = _told_by_numeral(rect_bgr, cov, n)
+    if n in (6, 8):
+        n = _six_or_eight(rect_bgr, cov, hidden, n, unit)
         if n is None:
             return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
+
+
+EXTRA_ROOM = True  # a 6 or an 8 counted under a card is a 7 or a 9 with its extra pinta hidden
+# only if the covered part of the middle column has room for that pinta: a square of
+# `EXTRA_SIDE` times the root of a pinta's area, wholly covered, its centre on the middle column
+# between `EXTRA_ROWS` (a pinta hidden in part shows the rest: a pinta cut where no twin lies).
+# With no room the count stands, unless the numeral plainly says another rank (a count gone
+# wrong: a 9's centre club cut by the cover taken for a hidden twin's part, a 7's extra coin
+# cut and kept as whole)
+EXTRA_SIDE = 0.5  # (a coin's inscribed square is 0.8 of the root of its area; a sword's width 0.5)
+EXTRA_ROWS = (0.15, 0.85)  # of the card's height: where a 7's or 9's extra pinta may lie (its
+# centre at 0.25-0.5 or the same turned, on the three decks)
+
+
+def _inner(cov: np.ndarray, w: int, h: int) -> np.ndarray:
+    """``cov`` (card-sized, bool or 0/1) inside the inked box only."""
+    x0, y0, x1, y1 = _inked_box(w, h)
+    out = np.zeros(cov.shape, np.uint8)
+    out[y0:y1, x0:x1] = cov[y0:y1, x0:x1]
+    return out
+
+
+def _six_or_eight(rect_bgr: np.ndarray, cov: np.ndarray, hidden: np.ndarray, n: int,
+                  unit: Optional[float]) -> Optional[int]:
+    """The count of a covered card whose ``n`` pintas in view (6 or 8) may be a 7's or a 9's,
+    its extra pinta hidden: ``n`` if the middle column is in view (``hidden``: card-sized,
+    nonzero where covered inside the inked box), or has no room for that pinta
+    (`EXTRA_ROOM`), else as the numeral says (`_told_by_numeral`); None when it cannot tell."""
+    h, w = hidden.shape
+    mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
+    if not hidden[:, mx0:mx1].any():
+        return n
+    if EXTRA_ROOM and unit:
+        k = max(1, int(EXTRA_SIDE * np.sqrt(unit)))
+        room = cv2.erode(hidden.astype(np.uint8), np.ones((k, k), np.uint8))
+        if not room[int(EXTRA_ROWS[0] * h):int(np.ceil(EXTRA_ROWS[1] * h)), mx0:mx1].any():
+            return None if numerals.gainsays(rect_bgr, str(n), cov) else n
+    return _told_by_numeral(rect_bgr, cov, n)
 
 
 NUMERAL_LOOPS = True  # a 6 or an 8 whose 7's or 9's extra pinta may be hidden is named when its
@@ -1521,9 +1559,10 @@ ODD_TWIN_HIDDEN = 0.5  # ... where at least this share of its turned box is cove
 
 CENTRED_EIGHT = True  # a covered card counted 8 with a pinta in view on the card's centre line
 # (`CENTRED_X`) is no 9 whose extra pinta is hidden (a 9 has but one pinta there, its extra: in
-# view, it makes the count 9, or 10 doubled). It is an 8, or a 7 whose extra pinta was doubled,
-# and the numeral tells 7 from 8 far more plainly than 8 from 9 (Naipes' 8s of copas and oros,
-# the trump under the stock)
+# view, it makes the count 9, or 10 doubled). It is an 8, or a 7 miscounted (its extra pinta
+# doubled; a 7 of three columns, its centre sword cut and taken for a whole one with a hidden
+# twin), and the numeral tells 7 from 8 far more plainly than 8 from 9: an 8 if it says so
+# (Naipes' 8s of copas and oros, the trump under the stock)
 CENTRED_X = 0.06  # of the card's width: a pinta on the centre line (Naipes' 9s of espadas and
 # bastos have columns at 0.4 and 0.6, inside `MIDDLE_COLUMN`)
 
@@ -1769,8 +1808,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
             b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL) and \
             _says_eight(rect_bgr, cov):
         pass  # an 8 (see `CENTRED_EIGHT`; filled, a 7's extra pinta in view is doubled too)
-    elif n in (6, 8) and cov[y0:y1, mx0:mx1].any():
-        told = _told_by_numeral(rect_bgr, cov, n)
+    elif n in (6, 8):
+        told = _six_or_eight(rect_bgr, cov, _inner(cov, w, h), n, unit)
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"
         code = f"{told}{code[-1]}"

@@ -237,6 +237,21 @@ def likeness(shape: np.ndarray) -> Dict[str, float]:
     return {d: float((drawn(d) @ shape).max()) for d in DIGITS}
 
 
+def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = None) -> bool:
+    """Whether a corner's numeral in view plainly shows another digit than ``digit``: liked best
+    of all, by `LIKE` at least and by `APART` more than ``digit`` (a count taken without the
+    numeral's word is vetoed so). ``cover``: as for `loops`."""
+    for corner in _corners_in_view(rect_bgr, cover):
+        shape = glyph_shape(corner)
+        if shape is None:
+            continue
+        like = likeness(shape)
+        best = max(like, key=like.get)
+        if best != digit and like[best] >= LIKE and like[best] - like[digit] >= APART:
+            return True
+    return False
+
+
 def shows(rect_bgr: np.ndarray, a: str, b: str, cover: Optional[np.ndarray] = None) -> Optional[str]:
     """Which of the digits ``a`` and ``b`` the card's index numeral in view shows, or None when
     no corner says plainly, or the two disagree. A corner says ``a`` when its numeral is like
