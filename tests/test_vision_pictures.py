@@ -600,3 +600,15 @@ def test_a_rider_read_whole_is_no_medallion(scene_reading, monkeypatch):
     assert scene_reading("fournier-1878", 240024, "11E") == "11E"
     monkeypatch.setattr(pictures, "MEDALLION_HORSE", None)
     assert scene_reading("fournier-1878", 240024, "11E") == "1O"
+
+
+def test_a_club_held_at_the_chest_is_found_cut_from_the_sleeve_it_runs_into(scene_reading,
+                                                                             monkeypatch):
+    """Fresh-seed scene: a Naipes rey of bastos, his feet under another card, holds his club at
+    his chest, its handle run into his green sleeve: one green blob too big for a club, until
+    the green is cut off at `CLUB_CUT`. The rey of espadas's green sleeve, cut so, is a bar too
+    thin for a club's head (`CLUB_CUT_WIDTH`): he is still read."""
+    assert scene_reading("naipes-libres", 30022, "12B") == "12B"
+    assert scene_reading("naipes-libres", 30035, "12E") == "12E"
+    monkeypatch.setattr(pictures, "CLUB_CUT", 0)
+    assert scene_reading("naipes-libres", 30022, "12B") is None

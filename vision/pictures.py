@@ -693,6 +693,10 @@ COIN_OPENINGS = (_K11, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))  
 # 15 px (1.04 long, 0.93 round); the ring of little gold around it is measured on the unopened gold
 CLUB_ELONGATION = 1.7  # a held club is long (1.8 missed a Fournier rey of bastos's club blurred
 # short in a tracked game, 1.73: the game stopped on it)
+CLUB_CUT = 0.4  # no club found, the green is looked at again cut off this far down the card: a
+# Naipes rey of bastos holds his club at his chest, its handle run into his green sleeve...
+CLUB_CUT_WIDTH = 11.0  # ... and there a club is this wide at least (px, of its length): the green
+# sleeve of the Naipes rey of espadas, cut so, is a bar 9 px wide (the reyes' clubs 13-16)
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -815,12 +819,19 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
     green = _interior(_within(hsv, (29, 91, 0), (90, 255, 255)), h)
-    for p in _parts(cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3), 370, card,
-                    where=_club_place) if cv2.countNonZero(green) >= 370 else ():
-        if p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
-                9.0 <= p.width <= 17.0 and 30 <= p.length <= 70:
-            found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
-            found_at["B"] = p
+    green = cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3)
+    for cut in (None,) + ((int(CLUB_CUT * h),) if CLUB_CUT else ()):
+        if cut is not None:  # a club held at the chest, run into a sleeve or robe of its green
+            green[cut:] = 0
+        for p in _parts(green, 370, card, where=_club_place) \
+                if cv2.countNonZero(green) >= 370 else ():
+            if p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
+                    (9.0 if cut is None else CLUB_CUT_WIDTH) <= p.width <= 17.0 and \
+                    30 <= p.length <= 70:
+                found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
+                found_at["B"] = p
+        if "B" in found:
+            break
 
     # espadas: a thin straight bar of grey or blue steel, roughly upright, from near the top
     # (thin: it survives a 3 x 3 opening but not a 9 x 9 one)
