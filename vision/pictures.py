@@ -695,6 +695,8 @@ CLUB_ELONGATION = 1.7  # a held club is long (1.8 missed a Fournier rey of basto
 # short in a tracked game, 1.73: the game stopped on it)
 CLUB_CUT = 0.4  # no club found, the green is looked at again cut off this far down the card: a
 # Naipes rey of bastos holds his club at his chest, its handle run into his green sleeve...
+CLUB_CUT_SOLID = 0.7  # ... and this solid (the hand round its handle: 0.73 and 0.79 measured; 0.75,
+# as for a club standing clear, left two Naipes reyes of bastos unread on seeds 30000+ and 60000+)
 CLUB_CUT_WIDTH = 11.0  # ... and there a club is this wide at least (px, of its length): the green
 # sleeve of the Naipes rey of espadas, cut so, is a bar 9 px wide (the reyes' clubs 13-16)
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
@@ -825,7 +827,8 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
             green[cut:] = 0
         for p in _parts(green, 370, card, where=_club_place) \
                 if cv2.countNonZero(green) >= 370 else ():
-            if p.elongation >= CLUB_ELONGATION and p.solidity >= 0.75 and \
+            if p.elongation >= CLUB_ELONGATION and \
+                    p.solidity >= (0.75 if cut is None else CLUB_CUT_SOLID) and \
                     (9.0 if cut is None else CLUB_CUT_WIDTH) <= p.width <= 17.0 and \
                     30 <= p.length <= 70:
                 found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
