@@ -1482,11 +1482,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if n == 8 and odd and ODD_SEVEN and _says_seven(rect_bgr, cov):
         return f"7{suit}", "ok (a 7, its extra pinta in view doubled: so says its numeral)"
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
-    if n == 8 and CENTRED_EIGHT and _centred(singles + cut_twins + centre) and \
-            _says_eight(rect_bgr, cov):
-        return f"8{suit}", "ok (an 8, a pinta in view on the centre line: no 9)"
     if n in (6, 8):
-        n = _six_or_eight(rect_bgr, cov, hidden, n, unit)
+        n = _six_or_eight(rect_bgr, cov, hidden, n, unit, _centred(singles + cut_twins + centre))
         if n is None:
             return None, "a 7 or a 9 may hide its extra pinta"
     return f"{n}{suit}", "ok"
@@ -1513,14 +1510,18 @@ def _inner(cov: np.ndarray, w: int, h: int) -> np.ndarray:
 
 
 def _six_or_eight(rect_bgr: np.ndarray, cov: np.ndarray, hidden: np.ndarray, n: int,
-                  unit: Optional[float]) -> Optional[int]:
+                  unit: Optional[float], centred: bool = False) -> Optional[int]:
     """The count of a covered card whose ``n`` pintas in view (6 or 8) may be a 7's or a 9's,
     its extra pinta hidden: ``n`` if the middle column is in view (``hidden``: card-sized,
-    nonzero where covered inside the inked box), or has no room for that pinta
-    (`EXTRA_ROOM`), else as the numeral says (`_told_by_numeral`); None when it cannot tell."""
+    nonzero where covered inside the inked box), an 8 with a pinta in view on the centre line
+    (``centred``) whose numeral says 8 against 7 (`CENTRED_EIGHT`), ``n`` if the middle column
+    has no room for that pinta (`EXTRA_ROOM`), else as the numeral says (`_told_by_numeral`);
+    None when it cannot tell."""
     h, w = hidden.shape
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if not hidden[:, mx0:mx1].any():
+        return n
+    if n == 8 and centred and CENTRED_EIGHT and _says_eight(rect_bgr, cov):
         return n
     if EXTRA_ROOM and unit:
         k = max(1, int(EXTRA_SIDE * np.sqrt(unit)))
@@ -1804,12 +1805,9 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     x0, y0, x1, y1 = _inked_box(w, h)
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     unit = _unit_area([b.area for b in blobs])
-    if n == 8 and CENTRED_EIGHT and unit and cov[y0:y1, mx0:mx1].any() and _centred(
-            b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL) and \
-            _says_eight(rect_bgr, cov):
-        pass  # an 8 (see `CENTRED_EIGHT`; filled, a 7's extra pinta in view is doubled too)
-    elif n in (6, 8):
-        told = _six_or_eight(rect_bgr, cov, _inner(cov, w, h), n, unit)
+    if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
+        told = _six_or_eight(rect_bgr, cov, _inner(cov, w, h), n, unit, bool(unit) and _centred(
+            b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL))
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"
         code = f"{told}{code[-1]}"

@@ -336,8 +336,8 @@ PAGE_NO_HORSE = 0.2  # a page's head end shows less horse than this (sotas 0.11 
 PAGE_ONE = 0.85  # ... is one figure: its largest blob this share of the end's ink (0.8 and up)
 PAGE_BIG = 0.2  # ... covering this much of the end at least (0.22-0.36)
 PAGE_FILL = 0.55  # ... slender: ink over at most this much of rows 0.3-0.5 (sotas 0.40-0.55;
-# reyes' shoulders and cloak 0.55-0.80, riders with their horse 0.57-0.72). Was 0.53; forty-second
-# session, with `REY_FILL_HEAD_ALONE`, `bench compare` seeds 30000+, 60000+, 90000+: see there
+# reyes' shoulders and cloak 0.55-0.80, riders with their horse 0.57-0.72). Was 0.53 (forty-second
+# session: with `REY_FILL_HEAD_ALONE`, +19 cards on four `bench compare` seed sets, none wrong)
 PAGE_SYMMETRY = 0.7  # ... not its own mirror image (0.42-0.69; a Naipes 8 of copas's cups run
 # together 0.85)
 PAGE_TOP = (2, 0.72)  # ... and at its top (8% of the card) at most two parts, a head and a
