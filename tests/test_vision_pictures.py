@@ -612,3 +612,12 @@ def test_a_club_held_at_the_chest_is_found_cut_from_the_sleeve_it_runs_into(scen
     assert scene_reading("naipes-libres", 30035, "12E") == "12E"
     monkeypatch.setattr(pictures, "CLUB_CUT", 0)
     assert scene_reading("naipes-libres", 30022, "12B") is None
+
+
+def test_a_page_whose_coin_is_held_apart_from_him_is_one_figure_enough(scene_reading,
+                                                                        monkeypatch):
+    """Fresh-seed scene: a Fournier sota of oros under the stock, the coin he holds up a blob of
+    its own: his figure is 0.78-0.85 of the head end's ink (`PAGE_ONE`)."""
+    assert scene_reading("fournier-1878", 90070, "10O") == "10O"
+    monkeypatch.setattr(pictures, "PAGE_ONE", 0.85)
+    assert scene_reading("fournier-1878", 90070, "10O") is None
