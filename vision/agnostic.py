@@ -1479,9 +1479,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         return None, f"{n} pintas"
     if n == 4 and any(abs(b.y - 0.5) < FOUR_OFF_MIDDLE for b in singles + cut_twins):
         return None, "a pinta on the middle row: no 4"
-    if n == 8 and odd and ODD_SEVEN and _says_seven(rect_bgr, cov):
+    if n == 8 and odd and ODD_SEVEN and _seven_or_eight(rect_bgr, cov) == "7":
         return f"7{suit}", "ok (a 7, its extra pinta in view doubled: so says its numeral)"
-    mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if n in (6, 8):
         n = _six_or_eight(rect_bgr, cov, hidden, n, unit, _centred(singles + cut_twins + centre))
         if n is None:
@@ -1521,7 +1520,7 @@ def _six_or_eight(rect_bgr: np.ndarray, cov: np.ndarray, hidden: np.ndarray, n: 
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if not hidden[:, mx0:mx1].any():
         return n
-    if n == 8 and centred and CENTRED_EIGHT and _says_eight(rect_bgr, cov):
+    if n == 8 and centred and CENTRED_EIGHT and _seven_or_eight(rect_bgr, cov) == "8":
         return n
     if EXTRA_ROOM and unit:
         k = max(1, int(EXTRA_SIDE * np.sqrt(unit)))
@@ -1573,15 +1572,11 @@ def _centred(blobs) -> bool:
     return any(abs(b.x - 0.5) <= CENTRED_X for b in blobs)
 
 
-def _says_eight(rect_bgr: np.ndarray, cov: np.ndarray) -> bool:
-    """Whether the index numeral in view says 8 rather than 7, plainly (`numerals.shows`)."""
-    return numerals.shows(rect_bgr, "7", "8", cov) == "8"
-
-
-def _says_seven(rect_bgr: np.ndarray, cov: np.ndarray) -> bool:
-    """Whether the index numeral in view says 7 rather than 8, plainly (`numerals.shows`: the
-    7's drawings liked best of every digit's)."""
-    return numerals.shows(rect_bgr, "7", "8", cov) == "7"
+@last_result  # asked by `read_mirrored` (a 7?), then `_six_or_eight` (an 8?) and `read_odd_seven`
+def _seven_or_eight(rect_bgr: np.ndarray, cov: np.ndarray) -> Optional[str]:
+    """'7' or '8' when the index numeral in view says so plainly against the other
+    (`numerals.shows`: that digit's drawings liked best of every digit's), else None."""
+    return numerals.shows(rect_bgr, "7", "8", cov)
 
 
 def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -1609,7 +1604,7 @@ def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.n
     if len(odd) != 1:
         return None, "no one pinta where a 7's extra one lies, its twin hidden"
     b, = odd
-    if not _says_seven(rect_bgr, cov):
+    if _seven_or_eight(rect_bgr, cov) != "7":
         return None, "its numeral does not say 7 plainly"
     out = rect_bgr.copy()
     mine = np.zeros((h, w), np.uint8)
@@ -1803,7 +1798,6 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, why
     n = int(code[:-1])
     x0, y0, x1, y1 = _inked_box(w, h)
-    mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     unit = _unit_area([b.area for b in blobs])
     if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
         told = _six_or_eight(rect_bgr, cov, _inner(cov, w, h), n, unit, bool(unit) and _centred(
