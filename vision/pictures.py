@@ -89,6 +89,11 @@ FRAME_SUIT = True  # a figure whose held pinta is not found takes the suit its f
 # breaks name (`frame_line.frame_suit`), read clear of the cards over it
 SHORT_SIDES_ON_TOP = True  # ...or lies on top where a short side's frame line runs on through the
 # overlap naming the suit it is read as (`frame_line.through`)
+PAGE_TURNED = 0.58  # a page's silhouette is at most this like itself turned (`_turned_likeness`:
+# sotas in full view 0.35-0.52, the 3 of bastos's crossed clubs 0.63-0.68; seeds 20000 and 50000
+# x 60 per printed deck). A Fournier 3 of bastos, its crossed clubs 0.66 symmetric at the
+# pipeline's outline (the 3B's least is 0.72), was read 10E at 0.9 (seed 400076): 0.64 turned.
+# None: not asked
 PICTURE_CONFIDENCE = 0.9  # measured: see docs/vision.md (thirteenth session)
 
 
@@ -101,6 +106,7 @@ class Silhouette:
     share: float  # fraction of all the card's ink blobs' area in this one
     symmetry: float  # overlap (intersection over union) with its mirror image about its own axis
     hues: Dict[str, float]  # fraction of its pixels in each hue class (`agnostic.HUES`)
+    turned: float = 0.0  # overlap (intersection over union) with itself turned about its centroid
 
     @property
     def slenderness(self) -> float:
@@ -121,7 +127,8 @@ class Silhouette:
                 y <= 0.66 and a >= 0.26 and self.hues["orange"] >= 0.15:
             return "11"  # a brown horse (an ace of oros's medallion is as solid, rounder, yellow)
         if 0.48 <= s <= SOTA_SOLIDITY and e <= 3.85 and self.slenderness >= 2.25 and \
-                0.35 <= y <= 0.68 and 0.17 <= a <= 0.34:
+                0.35 <= y <= 0.68 and 0.17 <= a <= 0.34 and \
+                (PAGE_TURNED is None or self.turned <= PAGE_TURNED):
             return "10"  # a club alone (the ace of bastos) is as long, but far from symmetric
         return None
 
@@ -200,7 +207,20 @@ def silhouette(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     elongation, solidity = agnostic.blob_shape(blob, area)
     hues = agnostic.hue_shares(agnostic._hue_classes(rect_bgr[y:y + bh, x:x + bw]), blob, area)
     return Silhouette(area / float(mask.size), solidity, elongation, area / max(total, 1),
-                      symmetry, hues)
+                      symmetry, hues, _turned_likeness(blob))
+
+
+def _turned_likeness(blob: np.ndarray) -> float:
+    """Intersection over union of a 0/1 blob (its bounding box) and its image turned half a
+    circle about its centroid: a figure stands head up, unlike its image turned; a layout of
+    pintas, or the 3 of bastos's clubs crossed, is much its own."""
+    m = cv2.moments(blob, True)
+    if not m["m00"]:
+        return 0.0
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    turned = cv2.warpAffine(blob, np.float32([[-1, 0, 2 * cx], [0, -1, 2 * cy]]),
+                            blob.shape[::-1], flags=cv2.INTER_NEAREST)
+    return int(np.count_nonzero(blob & turned)) / max(int(np.count_nonzero(blob | turned)), 1)
 
 
 def _largest_blob(mask: np.ndarray
