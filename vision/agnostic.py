@@ -688,6 +688,11 @@ def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]
     return found
 
 
+UNIT_DWARF = 0.1  # blobs of one size under this share of another size's (two or more of each) are
+# flourishes, not pintas, however many: three corner flourishes of 63-79 px outvoted a Fournier 2
+# of bastos's two clubs of 2,400 (seed 400016). Pintas run together make 9 of one size at most
+
+
 def _unit_area(areas: List[int]) -> Optional[float]:
     """The area of one pinta: the median of the largest group of blobs of about one size (two
     or more). On a tie the larger size, unless it is three or more times the smaller: pintas
@@ -695,9 +700,11 @@ def _unit_area(areas: List[int]) -> Optional[float]:
     as many blobs of three as there are single pintas. (Twice the smaller stays the larger: two
     pintas with two flourishes of half their size between them are as common.)"""
     best = None
-    for a in areas:
-        group = [x for x in areas if 0.8 * a <= x <= 1.25 * a]
-        if len(group) < 2:
+    groups = [(a, group) for a in areas
+              if len(group := [x for x in areas if 0.8 * a <= x <= 1.25 * a]) >= 2]
+    least = UNIT_DWARF * max((a for a, _ in groups), default=0) if UNIT_DWARF else 0
+    for a, group in groups:
+        if a < least:
             continue
         if best is None or len(group) > len(best):
             best = group
