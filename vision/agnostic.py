@@ -632,6 +632,10 @@ def _piece(b: Pinta, k: int, stats: np.ndarray, centre: np.ndarray, origin: Tupl
                  float((by + centre[1]) / h), b.at_edge, box)
 
 
+THREAD_WIDE = ((3, 4), 0.6)  # opened by 3 px, then 4, one pinta let go of pieces under 0.6 pintas
+# (lettering or a flourish; none is let go of more): Fournier's 4 of copas prints its maker's name
+# in red between the cups, and blur runs a cup into it (1.5 pintas; by 4 px one cup and 0.49 of
+# letters: seed 400055). None: not tried
 THREAD_PX = (1, 2)  # opened by this, a pinta lets go of the thin ink it runs into (a frame
                    # line's corner, an index, a flourish's stroke): a Fournier 6 of espadas with a
                    # hilt run into its frame corner (1.38 pintas, one sword opened by 2 px), its 4
@@ -650,6 +654,13 @@ def _unthreaded(b: Pinta, unit: float, rect_bgr: np.ndarray) -> Optional[List[Pi
             continue  # nothing let go
         if all(abs(p.area / unit - 1) <= UNIT_TOL and p.suit() for p in found):
             return found
+    widths, most = THREAD_WIDE or ((), 0.0)
+    for px in widths if b.area < (1 + UNIT_TOL + most) * unit else ():
+        found = _opened(b, px, unit, rect_bgr)  # one pinta run into lettering drawn wider
+        kept = [p for p in found if p.area >= most * unit]
+        if len(found) > 1 and len(kept) == 1 and abs(kept[0].area / unit - 1) <= UNIT_TOL and \
+                kept[0].suit():
+            return kept
     return None
 
 
