@@ -1416,3 +1416,25 @@ def test_no_seven_under_another_cards_corner_is_read_as_a_six_or_an_eight(name):
                     seen, cover = _corner_covered(rect, fx, fy, corner)
                     for read in (agnostic.read_mirrored, agnostic.read_filled):
                         assert read(seen, cover)[0] in (None, code), (code, fx, fy, corner)
+
+
+def test_flourishes_of_one_size_outvote_no_pintas(monkeypatch):
+    """Three corner flourishes of about one size outnumber a 2's two pintas, but are a tenth of
+    their size: the pintas set the unit (`UNIT_DWARF`)."""
+    from vision import agnostic
+
+    assert agnostic._unit_area([71, 2432, 63, 2387, 79]) == (2432 + 2387) / 2
+    assert agnostic._unit_area([120, 130, 560, 600, 1300]) == 580  # cups, and three run together
+    monkeypatch.setattr(agnostic, "UNIT_DWARF", 0)
+    assert agnostic._unit_area([71, 2432, 63, 2387, 79]) == 71
+
+
+def test_a_cup_run_into_the_makers_name_is_opened_apart(scene_reading, monkeypatch):
+    """Fresh-seed scene: a Fournier 4 of copas in full view, blurred, one cup run into the red
+    lettering of the maker's name between the cups (1.5 cups). Opened by 4 px it lets go of
+    0.49 of a cup's letters and is one cup (`THREAD_WIDE`)."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 400055, "4C") == "4C"
+    monkeypatch.setattr(agnostic, "THREAD_WIDE", None)
+    assert scene_reading("fournier-1878", 400055, "4C") is None

@@ -621,3 +621,36 @@ def test_a_page_whose_coin_is_held_apart_from_him_is_one_figure_enough(scene_rea
     assert scene_reading("fournier-1878", 90070, "10O") == "10O"
     monkeypatch.setattr(pictures, "PAGE_ONE", 0.85)
     assert scene_reading("fournier-1878", 90070, "10O") is None
+
+
+def test_a_page_stands_head_up_unlike_his_image_turned():
+    """A standing figure is little like itself turned half a circle; an X of crossed clubs with
+    one upright between them is much its own (`_turned_likeness`), and so is no page."""
+    import numpy as np
+
+    figure = np.zeros((60, 30), np.uint8)
+    figure[2:11, 11:19] = 1  # a head...
+    figure[11:34, 7:23] = 1  # ... a body...
+    figure[34:58, 9:13] = figure[34:58, 17:21] = 1  # ... two legs...
+    figure[0:14, 23:29] = figure[13:20, 20:26] = 1  # ... and a pinta held up
+    crossed = np.zeros((60, 40), np.uint8)
+    for y in range(60):
+        x = int(round(y * 36 / 59))
+        crossed[y, x:x + 4] = crossed[y, 36 - x:40 - x] = 1
+    crossed[:, 18:22] = 1
+    assert pictures._turned_likeness(figure) < pictures.PAGE_TURNED
+    assert pictures._turned_likeness(crossed) > 0.9
+    hues = {"red": 0.2, "orange": 0.05, "yellow": 0.45, "green": 0.2, "blue": 0.06}
+    page = pictures.Silhouette(0.31, 0.58, 2.13, 1.0, 0.66, hues, turned=0.45)
+    assert page.rank() == "10"
+    assert pictures.Silhouette(0.31, 0.58, 2.13, 1.0, 0.66, hues, turned=0.64).rank() is None
+
+
+def test_three_crossed_clubs_off_their_limits_are_no_page(scene_reading, monkeypatch):
+    """Fresh-seed scene: a Fournier 3 of bastos, a card's corner over its margin, its crossed
+    clubs 0.66 symmetric at the pipeline's outline (under the 3 of bastos's limits) and slender
+    as a page: it was read 10E at confidence 0.9, the blue ribbon taken for a held blade. Its
+    silhouette is 0.64 like itself turned (`PAGE_TURNED`): now unknown, never a figure."""
+    assert scene_reading("fournier-1878", 400076, "3B") is None
+    monkeypatch.setattr(pictures, "PAGE_TURNED", None)
+    assert scene_reading("fournier-1878", 400076, "3B") == "10E"
