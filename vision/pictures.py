@@ -539,9 +539,10 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     off, has other cards' edges or the table in its margin), or else if its margin is paper all
     round (a hand or a card over it, or the table beyond a misplaced outline, crosses the
     margin) and it is a figure or, its margin clearer still, an emblem (`_kept_whole`), the ace
-    of oros only with the clearest margin of all (`MEDALLION_MARGIN`). A figure whose margin is
-    crossed may still be read clear of what crosses it and of ``beside``, where other cards
-    overlap it (`UNPLACED_CLEAR`: a card lying on it may look like its paper)."""
+    of oros only with the clearest margin of all (`MEDALLION_MARGIN`). With its margin paper all
+    round, nothing overlaps it: a compact rider is a rider (`UNPLACED_ALONE`). A figure whose
+    margin is crossed may still be read clear of what crosses it and of ``beside``, where other
+    cards overlap it (`UNPLACED_CLEAR`: a card lying on it may look like its paper)."""
     code, why = _read_clear(rect_bgr, ink, None)
     if code in COVERED_EMBLEMS:
         return code, why
