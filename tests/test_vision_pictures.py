@@ -654,3 +654,12 @@ def test_three_crossed_clubs_off_their_limits_are_no_page(scene_reading, monkeyp
     assert scene_reading("fournier-1878", 400076, "3B") is None
     monkeypatch.setattr(pictures, "PAGE_TURNED", None)
     assert scene_reading("fournier-1878", 400076, "3B") == "10E"
+
+
+def test_a_compact_rider_with_paper_all_round_is_read_as_alone(scene_reading, monkeypatch):
+    """Fresh-seed scene: a Fournier caballo of bastos in full view, its outline poorly supported,
+    his rider blurred compact (1.38 long: a rider on a card another overlaps is 1.65 long at
+    least). His margin is paper all round, so nothing overlaps him (`UNPLACED_ALONE`)."""
+    assert scene_reading("fournier-1878", 400042, "11B") == "11B"
+    monkeypatch.setattr(pictures, "UNPLACED_ALONE", False)
+    assert scene_reading("fournier-1878", 400042, "11B") is None
