@@ -560,9 +560,9 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     return code, why
 
 
-UNPLACED_ALONE = True  # ... a card whose margin is paper all round (`ON_TOP_MARGIN`) is read as one
-# nothing overlaps (`Silhouette.rank`'s ``alone``): a Fournier caballo of bastos in full view, his
-# rider blurred compact (1.38 long, margin 0.83), was left unknown (seed 400042)
+UNPLACED_ALONE = True  # `read_unplaced`: a card whose margin is paper all round (`ON_TOP_MARGIN`)
+# is read as one nothing overlaps (`Silhouette.rank`'s ``alone``): a Fournier caballo of bastos in
+# full view, his rider blurred compact (1.38 long, margin 0.83), was left unknown (seed 400042)
 UNPLACED_CLEAR = True  # a figure read whole on a card that may be covered, whose margin is not all
 # paper, is kept if it reads the same over the part clear of whatever crosses the outline
 # (`_read_clear_of_outline`; thirtieth session: fingertips over the margin, a neighbour's edge)
