@@ -1518,14 +1518,6 @@ EXTRA_ROWS = (0.15, 0.85)  # of the card's height: where a 7's or 9's extra pint
 # centre at 0.25-0.5 or the same turned, on the three decks)
 
 
-def _inner(cov: np.ndarray, w: int, h: int) -> np.ndarray:
-    """``cov`` (card-sized, bool or 0/1) inside the inked box only."""
-    x0, y0, x1, y1 = _inked_box(w, h)
-    out = np.zeros(cov.shape, np.uint8)
-    out[y0:y1, x0:x1] = cov[y0:y1, x0:x1]
-    return out
-
-
 def _six_or_eight(rect_bgr: np.ndarray, cov: np.ndarray, hidden: np.ndarray, n: int,
                   unit: Optional[float], centred: bool = False) -> Optional[int]:
     """The count of a covered card whose ``n`` pintas in view (6 or 8) may be a 7's or a 9's,
@@ -1625,10 +1617,9 @@ def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.n
     if _seven_or_eight(rect_bgr, cov) != "7":
         return None, "its numeral does not say 7 plainly"
     out = rect_bgr.copy()
-    mine = np.zeros((h, w), np.uint8)
-    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
-    mine[by:by + b.pixels.shape[0], bx:bx + b.pixels.shape[1]] = b.pixels
-    mine = cv2.dilate(mine, np.ones((5, 5), np.uint8)).astype(bool)
+    mine = np.zeros((h, w), bool)
+    _paint(mine, b, w, h)
+    mine = cv2.dilate(mine.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     paper = ~cov.astype(bool) & ~ink.astype(bool) & ~mine
     if not paper.any():
         return None, "no paper in view"
@@ -1818,7 +1809,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     x0, y0, x1, y1 = _inked_box(w, h)
     unit = _unit_area([b.area for b in blobs])
     if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
-        told = _six_or_eight(rect_bgr, cov, _inner(cov, w, h), n, unit, bool(unit) and _centred(
+        told = _six_or_eight(rect_bgr, cov, _in_box(cov), n, unit, bool(unit) and _centred(
             b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL))
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"

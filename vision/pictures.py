@@ -543,12 +543,10 @@ def read_unplaced(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     round, nothing overlaps it: a compact rider is a rider (`UNPLACED_ALONE`). A figure whose
     margin is crossed may still be read clear of what crosses it and of ``beside``, where other
     cards overlap it (`UNPLACED_CLEAR`: a card lying on it may look like its paper)."""
-    code, why = _read_clear(rect_bgr, ink, None)
+    margin = margin_paper(rect_bgr)  # paper all round: nothing overlaps it (`UNPLACED_ALONE`)
+    code, why = _read_clear(rect_bgr, ink, None, alone=UNPLACED_ALONE and margin >= ON_TOP_MARGIN)
     if code in COVERED_EMBLEMS:
         return code, why
-    margin = margin_paper(rect_bgr)
-    if code is None and UNPLACED_ALONE and margin >= ON_TOP_MARGIN:
-        code, why = _read_clear(rect_bgr, ink, None, alone=True)  # nothing crosses its margin
     if margin < MARGIN_PAPER:
         if not UNPLACED_CLEAR or code is None or code[:-1] not in FIGURES:
             return None, "a margin not all paper: the card may be covered"
