@@ -1530,8 +1530,10 @@ def _six_or_eight(rect_bgr: np.ndarray, cov: np.ndarray, hidden: np.ndarray, n: 
     mx0, mx1 = int(MIDDLE_COLUMN[0] * w), int(np.ceil(MIDDLE_COLUMN[1] * w))
     if not hidden[:, mx0:mx1].any():
         return n
-    if n == 8 and centred and CENTRED_EIGHT and _seven_or_eight(rect_bgr, cov) == "8":
-        return n
+    if n == 8 and centred and CENTRED_EIGHT:
+        said = _seven_or_eight(rect_bgr, cov)
+        if said == "8" or said == "7" and CENTRED_SEVEN:
+            return int(said)
     if EXTRA_ROOM and unit:
         k = max(1, int(EXTRA_SIDE * np.sqrt(unit)))
         room = cv2.erode(hidden.astype(np.uint8), np.ones((k, k), np.uint8))
@@ -1573,8 +1575,26 @@ CENTRED_EIGHT = True  # a covered card counted 8 with a pinta in view on the car
 # doubled; a 7 of three columns, its centre sword cut and taken for a whole one with a hidden
 # twin), and the numeral tells 7 from 8 far more plainly than 8 from 9: an 8 if it says so
 # (Naipes' 8s of copas and oros, the trump under the stock)
+CENTRED_SEVEN = True  # ... and a 7 if its numeral says 7 plainly: filled from its own image
+# turned, a 7's extra pinta on the centre line is doubled (a Fournier 7 of copas under another
+# card, read filled as 8 of copas: fresh seed 400044)
 CENTRED_X = 0.06  # of the card's width: a pinta on the centre line (Naipes' 9s of espadas and
 # bastos have columns at 0.4 and 0.6, inside `MIDDLE_COLUMN`)
+
+
+CENTRED_RUN = True  # pintas run together, an odd number of them, centred on the centre line
+# put one on it (they are mirrored about it): Fournier's 7 of copas filled, its centre cup run
+# into the two beside it at either end
+
+
+def _odd_pintas(b: "Pinta", unit: float) -> bool:
+    """Whether blob ``b`` is one pinta of size ``unit``, or (`CENTRED_RUN`) an odd number of
+    them run together."""
+    k = b.area / unit
+    m = int(round(k))
+    if m == 1 or not CENTRED_RUN:
+        return abs(k - 1) <= UNIT_TOL
+    return m % 2 == 1 and abs(k - m) <= LOOSE_TOL
 
 
 def _centred(blobs) -> bool:
@@ -1810,7 +1830,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     unit = _unit_area([b.area for b in blobs])
     if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
         told = _six_or_eight(rect_bgr, cov, _in_box(cov), n, unit, bool(unit) and _centred(
-            b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL))
+            b for b in blobs if _odd_pintas(b, unit)))
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"
         code = f"{told}{code[-1]}"

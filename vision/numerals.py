@@ -64,12 +64,15 @@ def _fill_holes(dark: np.ndarray) -> np.ndarray:
     return marker
 
 
-def _glyph(corner_bgr: np.ndarray, neutral: float = NEUTRAL, unlined: bool = False):
+def _glyph(corner_bgr: np.ndarray, neutral: float = NEUTRAL, unlined: bool = False,
+           grown: bool = False):
     """The numeral of an index corner, enlarged SCALE times: (box x, y, w, h; its darkness; that
     darkness with its holes filled; its pixels; the darkest level), or None when the corner
     shows no numeral plainly. Only pixels under ``neutral`` Lab chroma count as its ink;
     ``unlined``: straight lines longer than any stroke of a numeral (the frame line's, which
-    runs past the index, joined to it where blurred) are no ink either."""
+    runs past the index, joined to it where blurred) are no ink either, and ``grown``: then
+    the darkest level is the ink left's, and the numeral takes in its faint strokes
+    (`GLYPH_GROWN`)."""
     lab = cv2.resize(cv2.cvtColor(corner_bgr, cv2.COLOR_BGR2Lab).astype(np.float32), None,
                      fx=SCALE, fy=SCALE, interpolation=cv2.INTER_CUBIC)
     light = lab[..., 0]
@@ -81,6 +84,10 @@ def _glyph(corner_bgr: np.ndarray, neutral: float = NEUTRAL, unlined: bool = Fal
         return None
     if unlined:
         dark = _unlined(dark, top)
+        if grown:  # (a frame line darker than the numeral cut it to its darkest stroke)
+            top = float(dark.max())
+            if top < CONTRAST:
+                return None
     filled = _fill_holes(dark)
     n, labels, stats, _ = components((filled > GLYPH * top).astype(np.uint8))
     h_img, w_img = dark.shape
@@ -92,7 +99,31 @@ def _glyph(corner_bgr: np.ndarray, neutral: float = NEUTRAL, unlined: bool = Fal
             glyph = i
     if glyph is None:
         return None
-    return tuple(int(v) for v in stats[glyph, :4]), dark, filled, labels == glyph, top
+    box = tuple(int(v) for v in stats[glyph, :4])
+    if grown:
+        pixels = _grown(filled, labels == glyph, box, top)
+        ys, xs = np.nonzero(pixels)
+        x, y = int(xs.min()), int(ys.min())
+        return (x, y, int(xs.max()) - x + 1, int(ys.max()) - y + 1), dark, filled, pixels, top
+    return box, dark, filled, labels == glyph, top
+
+
+GLYPH_GROWN = (0.2, 3)  # a numeral's faint strokes: its filled darkness over this share of the
+# darkest, joined to its dark part (`GLYPH`) within this many enlarged pixels of that part's box
+# (the frame line runs on past it). A high-contrast face's hairlines are faint once blurred:
+# Naipes' 8s and 9s were found as their thick strokes alone, an X and a bar
+
+
+def _grown(filled: np.ndarray, pixels: np.ndarray, box: Tuple[int, int, int, int],
+           top: float) -> np.ndarray:
+    """``pixels``, a numeral's dark part, and the fainter ink joined to them (`GLYPH_GROWN`)."""
+    share, pad = GLYPH_GROWN
+    x, y, w, h = box
+    near = np.zeros_like(pixels)
+    near[max(y - pad, 0):y + h + pad, max(x - pad, 0):x + w + pad] = True
+    _, labels, _, _ = components(((filled > share * top) & near).astype(np.uint8))
+    keep = np.unique(labels[pixels])
+    return np.isin(labels, keep[keep > 0])
 
 
 LINE_PX = (28, 28)  # enlarged pixels: a straight run of ink this long, across and down, is a frame
@@ -200,17 +231,20 @@ def _shape(found) -> np.ndarray:
 _DRAWN: dict = {}  # (digit, and the settings it was drawn with) -> its shapes
 
 
-def drawn(digit: str) -> np.ndarray:
-    """The shapes of ``digit`` drawn in every face, stroke and blur (one row each), made once for
-    the settings of the moment (`bench compare` may change them)."""
-    key = (digit, FACES, DRAWN_PX, DRAWN_BLURS, DRAWN_STROKES, SHAPE)
+def drawn(digit: str, grown: bool = False) -> np.ndarray:
+    """The shapes of ``digit`` drawn in every face, stroke and blur (one row each), found as a
+    card's numeral is (``grown``: as `_glyph`'s), made once for the settings of the moment
+    (`bench compare` may change them)."""
+    key = (digit, grown, FACES, DRAWN_PX, DRAWN_BLURS, DRAWN_STROKES, SHAPE,
+           GLYPH_GROWN if grown else None)
     if key not in _DRAWN:
         rows = []
         for face in FACES:
             for italic in (0, cv2.FONT_ITALIC):
                 for stroke in DRAWN_STROKES:
                     for sigma in DRAWN_BLURS:
-                        found = _glyph(_drawn_corner(digit, face | italic, stroke, sigma))
+                        found = _glyph(_drawn_corner(digit, face | italic, stroke, sigma),
+                                       grown=grown)
                         if found is not None:
                             rows.append(_shape(found))
         _DRAWN[key] = np.stack(rows)
@@ -218,23 +252,24 @@ def drawn(digit: str) -> np.ndarray:
 
 
 def drawings() -> Dict[str, np.ndarray]:
-    """Every digit's drawings (`drawn`), made once (about half a second)."""
-    return {d: drawn(d) for d in DIGITS}
+    """Every digit's drawings (`drawn`), both looks, made once (about a second)."""
+    return {(d, grown): drawn(d, grown) for d in DIGITS for grown in (False, True)}
 
 
-def glyph_shape(corner_bgr: np.ndarray) -> Optional[np.ndarray]:
+def glyph_shape(corner_bgr: np.ndarray, grown: bool = False) -> Optional[np.ndarray]:
     """The shape (`_shape`) of an index corner's numeral, its ink grey or else sepia (`INKS`), the
-    frame line left out; None when the corner shows no numeral plainly."""
+    frame line left out (``grown``: with its faint strokes, `GLYPH_GROWN`); None when the corner
+    shows no numeral plainly."""
     for ink in INKS:
-        found = _glyph(corner_bgr, ink, unlined=True)
+        found = _glyph(corner_bgr, ink, unlined=True, grown=grown)
         if found is not None:
             return _shape(found)
     return None
 
 
-def likeness(shape: np.ndarray) -> Dict[str, float]:
+def likeness(shape: np.ndarray, grown: bool = False) -> Dict[str, float]:
     """How like each digit's drawings (`drawn`) a numeral's shape is: the best correlation."""
-    return {d: float((drawn(d) @ shape).max()) for d in DIGITS}
+    return {d: float((drawn(d, grown) @ shape).max()) for d in DIGITS}
 
 
 def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = None) -> bool:
@@ -254,17 +289,34 @@ def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = Non
 
 def shows(rect_bgr: np.ndarray, a: str, b: str, cover: Optional[np.ndarray] = None) -> Optional[str]:
     """Which of the digits ``a`` and ``b`` the card's index numeral in view shows, or None when
-    no corner says plainly, or the two disagree. A corner says ``a`` when its numeral is like
-    ``a``'s drawings by `LIKE` at least and by `APART` more than like ``b``'s, and like no other
-    digit's more (a card's pintas miscounted must not be confirmed by a third rank's numeral
-    that happens to look more like one of the two). ``cover``: as for `loops`."""
+    no corner says plainly, or they disagree (`corner_shows`). ``cover``: as for `loops`."""
     said = set()
     for corner in _corners_in_view(rect_bgr, cover):
-        shape = glyph_shape(corner)
+        said |= corner_shows(corner, a, b)
+    return said.pop() if len(said) == 1 else None
+
+
+GROWN_LOOK = True  # a numeral is also looked at with its faint strokes (`GLYPH_GROWN`), against
+# the digits' drawings found alike, by `GROWN_APART`; the two looks must not disagree
+GROWN_APART = {"89": 0.1}  # by pair, else `APART`: an 8 and a 9 differ by one stroke, the lower
+# loop's left side, so their drawings' likeness differs less (measured: docs/vision.md)
+
+
+def corner_shows(corner_bgr: np.ndarray, a: str, b: str) -> set:
+    """The digits of ``a`` and ``b`` an index corner's numeral plainly shows, in each look (as
+    found, and grown when `GROWN_LOOK`): one that it is like by `LIKE` at least and by the
+    look's margin more than the other, and like no other digit more (a card's pintas miscounted
+    must not be confirmed by a third rank's numeral that happens to look more like one of
+    the two). Empty when it says neither; both when its looks disagree."""
+    said = set()
+    for grown in (False, True) if GROWN_LOOK else (False,):
+        shape = glyph_shape(corner_bgr, grown)
         if shape is None:
             continue
-        like = likeness(shape)
+        like = likeness(shape, grown)
+        apart = GROWN_APART.get(min(a, b) + max(a, b), APART) if grown else APART
         best = a if like[a] > like[b] else b
-        if like[best] >= LIKE and abs(like[a] - like[b]) >= APART and max(like, key=like.get) == best:
+        if like[best] >= LIKE and abs(like[a] - like[b]) >= apart and \
+                max(like, key=like.get) == best:
             said.add(best)
-    return said.pop() if len(said) == 1 else None
+    return said
