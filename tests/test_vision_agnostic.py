@@ -1428,6 +1428,20 @@ def test_a_six_or_an_eight_with_no_room_for_an_extra_pinta_keeps_its_count(monke
     assert gained[True] > gained[False]  # (234 against 210 when written)
 
 
+@pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
+def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
+                                                                 seed, code):
+    """Fresh-seed scenes: Naipes 9s of bastos partly covered, read filled from their own image
+    turned. Clubs in view run together are counted by their size; the fill keeps their ink, so
+    they are no pinta the fill breaks (`FILLED_COUNTS_RUNS`: the check counted single pintas
+    only)."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", seed, code) == code
+    monkeypatch.setattr(agnostic, "FILLED_COUNTS_RUNS", False)
+    assert scene_reading("naipes-libres", seed, code) is None
+
+
 @pytest.mark.parametrize("name,seed,code", [("fournier-1878", 60016, "6O"),
                                             ("naipes-libres", 60006, "6C")])
 def test_a_six_whose_covered_middle_column_has_no_room_for_an_extra_pinta(

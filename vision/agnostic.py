@@ -1587,6 +1587,13 @@ CENTRED_RUN = True  # pintas run together, an odd number of them, centred on the
 # into the two beside it at either end
 
 
+def _whole_run(b: "Pinta", unit: float) -> bool:
+    """Whether blob ``b`` is one pinta of size ``unit`` or several run together, by its size."""
+    k = b.area / unit
+    m = int(round(k))
+    return abs(k - 1) <= UNIT_TOL if m <= 1 else abs(k - m) <= LOOSE_TOL
+
+
 def _odd_pintas(b: "Pinta", unit: float) -> bool:
     """Whether blob ``b`` is one pinta of size ``unit``, or (`CENTRED_RUN`) an odd number of
     them run together."""
@@ -1659,6 +1666,9 @@ FILLED_CUP_SOLID = 0.68  # a filled cup fills its hull this much: a goblet fills
 FILLED_KEEPS_INK = 0.3  # pintas of ink in view, in blobs of a pinta or more, the count may leave out
 FILLED_CUT_GOES_ON = True  # a pinta in view cut by the cover goes on into a counted pinta filled
                            # (an ace's club cut near the centre, its twin's place under paper)
+FILLED_COUNTS_RUNS = True  # ... what the count holds is its pintas run together too (`_whole_run`),
+# not its single pintas only: Naipes' 8 of oros under the stock, filled, its centre coin run
+# into the two beside it
 FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
                     # for counting pintas cut; a pixel both pads hide is kept if it is in view)
 
@@ -1847,7 +1857,9 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in sized:
+        for b in blobs if FILLED_COUNTS_RUNS else sized:
+            if FILLED_COUNTS_RUNS and not _whole_run(b, unit):
+                continue
             _paint(counted, b, w, h)
         for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
