@@ -1428,6 +1428,30 @@ def test_a_six_or_an_eight_with_no_room_for_an_extra_pinta_keeps_its_count(monke
     assert gained[True] > gained[False]  # (234 against 210 when written)
 
 
+def test_a_seven_its_centred_extra_pinta_doubled_by_the_fill_is_named_by_its_numeral(
+        monkeypatch):
+    """Fresh-seed scene 60018: a built-in 7 of bastos under another card, read filled from its
+    own image turned: its extra club on the centre line is doubled, and the count is 8. A count
+    of 8 with a pinta on the centre line is an 8 or such a 7; its numeral says 7 plainly
+    (`CENTRED_SEVEN`)."""
+    from vision import agnostic
+    from vision.agnostic import Reader
+    from vision.recognise import Recogniser
+
+    frame = synth.render_scene(synth.random_scene(np.random.default_rng(60018),
+                                                  synth.builtin(40)), seed=60018 % 10_000)
+    truth, = [t for t in frame.truth if t.code == "7B"]
+
+    def reading():
+        seen = Recogniser(Reader()).recognise(frame.image)
+        near, = [s for s in seen if np.hypot(*(s.corners.mean(0) - truth.corners.mean(0))) < 12]
+        return near.code
+
+    assert reading() == "7B"
+    monkeypatch.setattr(agnostic, "CENTRED_SEVEN", False)
+    assert reading() is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):

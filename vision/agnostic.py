@@ -1576,32 +1576,10 @@ CENTRED_EIGHT = True  # a covered card counted 8 with a pinta in view on the car
 # twin), and the numeral tells 7 from 8 far more plainly than 8 from 9: an 8 if it says so
 # (Naipes' 8s of copas and oros, the trump under the stock)
 CENTRED_SEVEN = True  # ... and a 7 if its numeral says 7 plainly: filled from its own image
-# turned, a 7's extra pinta on the centre line is doubled (a Fournier 7 of copas under another
-# card, read filled as 8 of copas: fresh seed 400044)
+# turned, a 7's extra pinta on the centre line is doubled (a built-in 7 of bastos under another
+# card, read filled as an 8: fresh seed 60018)
 CENTRED_X = 0.06  # of the card's width: a pinta on the centre line (Naipes' 9s of espadas and
 # bastos have columns at 0.4 and 0.6, inside `MIDDLE_COLUMN`)
-
-
-CENTRED_RUN = True  # pintas run together, an odd number of them, centred on the centre line
-# put one on it (they are mirrored about it): Fournier's 7 of copas filled, its centre cup run
-# into the two beside it at either end
-
-
-def _whole_run(b: "Pinta", unit: float) -> bool:
-    """Whether blob ``b`` is one pinta of size ``unit`` or several run together, by its size."""
-    k = b.area / unit
-    m = int(round(k))
-    return abs(k - 1) <= UNIT_TOL if m <= 1 else abs(k - m) <= LOOSE_TOL
-
-
-def _odd_pintas(b: "Pinta", unit: float) -> bool:
-    """Whether blob ``b`` is one pinta of size ``unit``, or (`CENTRED_RUN`) an odd number of
-    them run together."""
-    k = b.area / unit
-    m = int(round(k))
-    if m == 1 or not CENTRED_RUN:
-        return abs(k - 1) <= UNIT_TOL
-    return m % 2 == 1 and abs(k - m) <= LOOSE_TOL
 
 
 def _centred(blobs) -> bool:
@@ -1671,6 +1649,13 @@ FILLED_COUNTS_RUNS = True  # ... what the count holds is its pintas run together
 # into the two beside it
 FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
                     # for counting pintas cut; a pixel both pads hide is kept if it is in view)
+
+
+def _whole_run(b: Pinta, unit: float) -> bool:
+    """Whether blob ``b`` is one pinta of size ``unit`` or several run together, by its size."""
+    k = b.area / unit
+    m = int(round(k))
+    return abs(k - 1) <= UNIT_TOL if m <= 1 else abs(k - m) <= LOOSE_TOL
 
 
 def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
@@ -1840,7 +1825,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     unit = _unit_area([b.area for b in blobs])
     if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
         told = _six_or_eight(rect_bgr, cov, _in_box(cov), n, unit, bool(unit) and _centred(
-            b for b in blobs if _odd_pintas(b, unit)))
+            b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL))
         if told is None:
             return None, "a 7 or a 9 may hide its extra pinta"
         code = f"{told}{code[-1]}"
