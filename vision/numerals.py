@@ -28,6 +28,7 @@ Another digit's numeral (a card miscounted) was taken for a 6 or a 7 on 5-12 of 
 """
 from __future__ import annotations
 
+import functools
 from typing import Dict, List, Optional, Tuple
 
 import cv2
@@ -272,15 +273,30 @@ def likeness(shape: np.ndarray, grown: bool = False) -> Dict[str, float]:
     return {d: float((drawn(d, grown) @ shape).max()) for d in DIGITS}
 
 
+def corner_likeness(corner_bgr: np.ndarray, grown: bool = False) -> Optional[Dict[str, float]]:
+    """The `likeness` of an index corner's numeral (`glyph_shape`), or None when it shows none
+    plainly; remembered for the last corners looked at, whose pixels and the settings of the
+    moment are the same (the readers ask of one corner in turn: a 6 or a 7, a 7 or an 8,
+    another digit?), not to be changed."""
+    settings = (NEUTRAL, CONTRAST, GLYPH, GLYPH_H, GLYPH_W, GLYPH_GROWN, LINE_PX, INKS, SHAPE,
+                FACES, DRAWN_PX, DRAWN_BLURS, DRAWN_STROKES, DIGITS)
+    return _corner_likeness(corner_bgr.tobytes(), corner_bgr.shape, grown, settings)
+
+
+@functools.lru_cache(maxsize=16)
+def _corner_likeness(data: bytes, shape: tuple, grown: bool, settings: tuple):
+    found = glyph_shape(np.frombuffer(data, np.uint8).reshape(shape), grown)
+    return None if found is None else likeness(found, grown)
+
+
 def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = None) -> bool:
     """Whether a corner's numeral in view plainly shows another digit than ``digit``: liked best
     of all, by `LIKE` at least and by `APART` more than ``digit`` (a count taken without the
     numeral's word is vetoed so). ``cover``: as for `loops`."""
     for corner in _corners_in_view(rect_bgr, cover):
-        shape = glyph_shape(corner)
-        if shape is None:
+        like = corner_likeness(corner)
+        if like is None:
             continue
-        like = likeness(shape)
         best = max(like, key=like.get)
         if best != digit and like[best] >= LIKE and like[best] - like[digit] >= APART:
             return True
@@ -310,10 +326,9 @@ def corner_shows(corner_bgr: np.ndarray, a: str, b: str) -> set:
     the two). Empty when it says neither; both when its looks disagree."""
     said = set()
     for grown in (False, True) if GROWN_LOOK else (False,):
-        shape = glyph_shape(corner_bgr, grown)
-        if shape is None:
+        like = corner_likeness(corner_bgr, grown)
+        if like is None:
             continue
-        like = likeness(shape, grown)
         apart = GROWN_APART.get(min(a, b) + max(a, b), APART) if grown else APART
         best = a if like[a] > like[b] else b
         if like[best] >= LIKE and abs(like[a] - like[b]) >= apart and \
