@@ -152,6 +152,8 @@ def test_a_card_half_covered_counts_its_hidden_pintas_from_their_twins_in_view(m
     rect, cover = _laid_over(rects["7O"], 0.64)  # the extra pinta's twin is under the card:
     assert read_mirrored(rect, cover)[0] == "7O"  # counted as an 8; its numeral says 7
     monkeypatch.setattr(agnostic, "ODD_SEVEN", False)
+    assert read_mirrored(rect, cover)[0] == "7O"  # an 8 with a centred pinta (`CENTRED_SEVEN`)
+    monkeypatch.setattr(agnostic, "CENTRED_SEVEN", False)
     assert read_mirrored(rect, cover)[0] is None  # the 8 it counts may be a 7 or a 9
     rect, cover = _laid_over(rects["6B"], 0.4, 0.6)  # the covered part and its image turned meet
     assert read_mirrored(rect, cover) == (None, "covered on both sides of the centre")
@@ -1333,11 +1335,14 @@ def test_a_seven_whose_extra_pinta_is_in_view_is_told_from_an_eight_by_its_numer
         scene_reading, monkeypatch):
     """Fresh-seed scene: a 7 under another card, the end holding its extra pinta in view. Filled
     from its image turned, that pinta counts twice (an 8's end looks the same); the numeral in
-    view says 7, and the rest reads filled as a 6."""
+    view says 7, and the rest reads filled as a 6 (or, the pinta on the centre line, the count
+    of 8 is a 7 as the numeral says: `CENTRED_SEVEN`)."""
     from vision import agnostic
 
     assert scene_reading("naipes-libres", 60039, "7O") == "7O"
     monkeypatch.setattr(agnostic, "ODD_SEVEN", False)
+    assert scene_reading("naipes-libres", 60039, "7O") == "7O"
+    monkeypatch.setattr(agnostic, "CENTRED_SEVEN", False)
     assert scene_reading("naipes-libres", 60039, "7O") is None
 
 
