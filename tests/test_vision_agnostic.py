@@ -1457,6 +1457,19 @@ def test_a_seven_its_centred_extra_pinta_doubled_by_the_fill_is_named_by_its_num
     assert reading() is None
 
 
+@pytest.mark.parametrize("name, seed", [("fournier-1878", 60003), ("naipes-libres", 60047)])
+def test_a_two_of_long_pintas_one_of_them_cut_is_read(scene_reading, monkeypatch, name, seed):
+    """Fresh-seed scenes: 2s of bastos partly under another card. Their two clubs stand side by
+    side across the middle row, each the other's image turned; one is cut, so no two blobs in
+    view are of one size (Naipes draws one club red, the other green). The whole one and a long
+    cut one where its image lies, the middle column in view, are a 2 (`TWO_ACROSS`)."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, "2B") == "2B"
+    monkeypatch.setattr(agnostic, "TWO_ACROSS", False)
+    assert scene_reading(name, seed, "2B") is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):

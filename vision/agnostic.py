@@ -1405,6 +1405,10 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         suit = _three_across(whole, cut, cov)
         if suit is not None:
             return f"3{suit}", "ok"
+    if unit is None and TWO_ACROSS and not both:
+        suit = _two_across(whole, cut, cov)
+        if suit is not None:
+            return f"2{suit}", "ok (two long pintas side by side, one cut)"
     if unit is None:
         return None, NO_UNIT
     if both > BOTH_SIDES_MOST * unit:
@@ -1979,6 +1983,45 @@ def _three_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Opti
     x0, y0, x1, y1 = a.box  # its image about the middle row must be covered
     there = cov[int((1 - y1) * h):int(np.ceil((1 - y0) * h)), int(x0 * w):int(np.ceil(x1 * w))]
     if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
+        return None
+    return suit
+
+
+TWO_ACROSS = True  # a 2 of long pintas side by side, one of them cut (`_two_across`)
+TWO_SIDE = 0.12  # each lies this far to one side of the middle column at least (of the width)
+TWO_TWIN = (0.3, 1.1, 2.5)  # the cut one: this share of the whole one's size, at least and at
+# most, and this long at least
+TWO_MIDDLE = ((0.4, 0.6), (0.2, 0.8), 0.5)  # the middle column, between these rows, in view but
+# for this share: a third pinta standing there (Fournier's 3 of espadas) would show
+
+
+def _two_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[str]:
+    """The suit of a 2 of long pintas standing side by side, each across the middle row and each
+    the other's image turned about the centre (the 2s of bastos and espadas), one of them cut by
+    the card on top: the larger, of its suit's shape, across the middle row to one side (whole,
+    or touching the cover), and the other where its image turned lies, long and no larger
+    (Naipes draws one club red and the other green: its colours may differ); no other coloured
+    blob of substance, and the middle column, where a 3's third would stand, mostly in view.
+    Else None."""
+    h, w = cov.shape
+    blobs = [b for b in whole + cut if sum(b.colours.values()) >= COLOURED]
+    if len(blobs) < 2:
+        return None
+    a, m = sorted(blobs, key=lambda p: -p.area)[:2]
+    if not any(m is c for c in cut) or any(o is not a and o is not m and o.area >= 0.3 * a.area
+                                           for o in blobs):
+        return None
+    suit = a.suit()
+    if suit not in ("B", "E") or not _across_middle([a]) or abs(a.x - 0.5) < TWO_SIDE:
+        return None
+    least, most, longest = TWO_TWIN
+    if not _centred_in(m, _turned_box(a.box, w, h), w, h) or \
+            not least * a.area <= m.area <= most * a.area or m.elongation < longest or \
+            m.suit() not in (None, suit):
+        return None
+    (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
+    middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
+    if float(middle.mean()) > hidden:
         return None
     return suit
 
