@@ -1470,6 +1470,20 @@ def test_a_two_of_long_pintas_one_of_them_cut_is_read(scene_reading, monkeypatch
     assert scene_reading(name, seed, "2B") is None
 
 
+def test_coins_run_together_across_the_fill_are_pintas_but_other_runs_are_not(
+        scene_reading, monkeypatch):
+    """Fresh-seed scenes, the trump under the stock, read filled from its own image turned: a
+    Fournier 5 of oros, its coins touching, makes blobs of coins run together across the fill
+    (`FILLED_RUN_ACROSS`); a Fournier 5 of espadas's lower swords ran together through the
+    flourish between them into 3 pintas' size, and read 4E when any run was taken."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 30026, "5O") == "5O"
+    assert scene_reading("fournier-1878", 30022, "5E") == "5E"
+    monkeypatch.setattr(agnostic, "FILLED_RUN_ACROSS", False)
+    assert scene_reading("fournier-1878", 30026, "5O") is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):

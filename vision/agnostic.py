@@ -1651,6 +1651,10 @@ FILLED_CUT_GOES_ON = True  # a pinta in view cut by the cover goes on into a cou
 FILLED_COUNTS_RUNS = True  # ... what the count holds is its pintas run together too (`_whole_run`),
 # not its single pintas only: Naipes' 8 of oros under the stock, filled, its centre coin run
 # into the two beside it
+FILLED_RUN_ACROSS = True  # ... and a blob across the fill may be coins run together (`_whole_run`,
+# `_gold`: Fournier's 5s and Naipes' 8s and 9s of oros under the stock, their coins touching.
+# Not any pintas: a Fournier 5 of espadas's lower swords, filled, ran together through the
+# flourish between them into 3 pintas' size, and the card read 4E: seed 30022)
 FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
                     # for counting pintas cut; a pixel both pads hide is kept if it is in view)
 
@@ -1868,7 +1872,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         mine = b.pixels.astype(bool)
         part = take[by:by + ph, bx:bx + pw] & mine
         if part.any() and part.sum() < mine.sum():
-            if abs(b.area / unit - 1) > UNIT_TOL:
+            if abs(b.area / unit - 1) > UNIT_TOL and not (
+                    FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
                 return None, "a blob across the fill that is no pinta"
             if FILLED_ONE_PIECE:
                 pieces = cv2.connectedComponents((mine & ~part).astype(np.uint8), connectivity=8)[0] - 1
