@@ -1763,6 +1763,10 @@ FILLED_EMBLEMS = ("1C", "1B")  # not the medallion: a half filled may be pintas 
 # figure filled is as hollow and lopsided (a Fournier sota of copas, benchmark seed 10030)
 
 
+FILLED_HALF_CUP = True  # ... or whose silhouette is half a cup and its image turned
+# (`pictures.FILLED_CUP`): the trump ace of copas under the stock, one end in view
+FILLED_HALF_SWORD = True  # ... or half a sword wound with ribbons (`pictures.FILLED_SWORD`)
+
 FILLED_CROSSED_CLUBS = True  # a covered card filled whose silhouette is nearly the 3 of bastos's
 # (`pictures.FILLED_CLUBS`) is that card if its frame line in view names bastos
 
@@ -1798,6 +1802,10 @@ def read_filled_ace(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.
     code = sil.emblem()
     if code in FILLED_EMBLEMS:
         return code, "ok"
+    if FILLED_HALF_CUP and sil.filled_cup(**pictures.FILLED_CUP):
+        return "1C", "ok (half a cup filled from its image turned)"
+    if FILLED_HALF_SWORD and sil.ribboned_sword(**pictures.FILLED_SWORD):
+        return "1E", "ok (half a ribboned sword filled from its image turned)"
     if FILLED_CROSSED_CLUBS and sil.crossed_clubs(**pictures.FILLED_CLUBS) and \
             frame_line.frame_suit(rect_bgr, overlap) == "B":
         return "3B", "ok (three clubs crossed, filled; its frame line's three breaks)"

@@ -155,8 +155,8 @@ class Silhouette:
             return "1O"  # a medallion: large and round (a rider is longer, a king more solid)
         if e >= 3.9 and y <= 0.3 and 0.1 <= a <= 0.22 and h["green"] >= 0.25 and h["blue"] < 0.03:
             return "1B"  # one long green club, not symmetric (a page holding one: 0.41 and up)
-        if self.share >= 0.93 and 0.25 <= y <= 0.38 and 0.46 <= s <= 0.6 and \
-                1.86 <= e <= 2.05 and 0.18 <= a <= 0.29 and h["green"] + h["blue"] < 0.12:
+        if self.ribboned_sword(area=(0.18, 0.29), solidity=(0.46, 0.6), elongation=(1.86, 2.05),
+                               share=0.93, symmetry=(0.25, 0.38), cool=0.12):
             return "1E"  # a sword wound with ribbons: hollow, far from symmetric (measured on
             # Fournier's: 0.28-0.36 symmetric, solidity 0.49-0.57, elongation 1.89-1.99, area
             # 0.2-0.27; the nearest others: the 3 of copas 0.17-0.19 symmetric and 1.78-1.84
@@ -167,6 +167,33 @@ class Silhouette:
             return "3B"  # three clubs crossed: nearly symmetric, hollow between them (a page
             # is 0.68 symmetric at most; a cup is solid red and gold)
         return None
+
+    def filled_cup(self, area: Tuple[float, float], solidity: Tuple[float, float],
+                   elongation: Tuple[float, float], share: float, symmetry: float,
+                   warm: float, cool: float) -> bool:
+        """Whether the silhouette is half a cup joined to its own image turned (a card filled
+        from its image turned, `agnostic._filled`) within these limits (``area``,
+        ``solidity``, ``elongation``: (least, most) pairs): one blob holding the ink, its own
+        mirror image, in the cup's red and gold (``warm``: least share of red and orange), no
+        green or blue to speak of (``cool``: most)."""
+        h = self.hues
+        return area[0] <= self.area <= area[1] and \
+            solidity[0] <= self.solidity <= solidity[1] and \
+            elongation[0] <= self.elongation <= elongation[1] and self.share >= share and \
+            self.symmetry >= symmetry and h["red"] + h["orange"] >= warm and \
+            h["green"] + h["blue"] < cool
+
+    def ribboned_sword(self, area: Tuple[float, float], solidity: Tuple[float, float],
+                       elongation: Tuple[float, float], share: float,
+                       symmetry: Tuple[float, float], cool: float) -> bool:
+        """Whether the silhouette is the ace of espadas's sword wound with ribbons within these
+        limits (each a (least, most) pair, ``share`` the least, ``cool`` the most green and
+        blue): hollow, far from its own mirror image."""
+        h = self.hues
+        return self.share >= share and symmetry[0] <= self.symmetry <= symmetry[1] and \
+            solidity[0] <= self.solidity <= solidity[1] and \
+            elongation[0] <= self.elongation <= elongation[1] and \
+            area[0] <= self.area <= area[1] and h["green"] + h["blue"] < cool
 
     def crossed_clubs(self, symmetry: Tuple[float, float], solidity: Tuple[float, float],
                       elongation: Tuple[float, float], area: Tuple[float, float],
@@ -181,6 +208,20 @@ class Silhouette:
             self.hues["blue"] <= 0.1
 
 
+FILLED_CUP = dict(area=(0.22, 0.35), solidity=(0.74, 0.88), elongation=(1.55, 2.05), share=0.95,
+                  symmetry=0.75, warm=0.2, cool=0.1)  # half the ace of copas joined to its own
+# image turned (`Silhouette.filled_cup`), the trump under the stock with one end in view: the
+# printed decks' at seeds 20000+ and 50000+, 0.27-0.33 of the card, solidity 0.78-0.84 (the whole
+# cup's 0.6-0.76), 1.63-2.0 long, 0.78-0.96 symmetric, red and orange 0.21-0.44, green and blue
+# 0.04 at most. The nearest other cards filled so: a rey of oros (Naipes' 0.85 of the ink in one
+# blob, 0.05 red and orange; Fournier's 0.09 green and 0.08-0.12 blue), the ace of oros's
+# medallion (1.01-1.10 long, solidity 0.92-0.95)
+FILLED_SWORD = dict(area=(0.22, 0.32), solidity=(0.48, 0.6), elongation=(1.75, 1.92), share=0.93,
+                    symmetry=(0.36, 0.48), cool=0.12)  # the ace of espadas's ribboned sword,
+# half of it joined to its own image turned (`Silhouette.ribboned_sword`), the trump under the
+# stock: Fournier's at seeds 20000+ and 50000+, 0.26-0.29 of the card, solidity 0.53-0.57,
+# 1.80-1.85 long, 0.41-0.44 symmetric (the whole sword's 0.28-0.36), green and blue 0.07 at most;
+# no other card filled so within 0.2-0.34, 0.45-0.62, 1.7-2.0 and 0.34-0.5
 FILLED_CLUBS = dict(symmetry=(0.7, 1.0), solidity=(0.54, 0.68), elongation=(1.75, 2.4),
                     area=(0.27, 0.39), green=0.07)  # the 3 of bastos's crossed clubs filled from
 # the card turned (`agnostic._filled`; `Silhouette.crossed_clubs`): the fill skews its shape and
