@@ -1484,6 +1484,24 @@ def test_coins_run_together_across_the_fill_are_pintas_but_other_runs_are_not(
     assert scene_reading("fournier-1878", 30026, "5O") is None
 
 
+@pytest.mark.parametrize("name, seed, code, setting", [
+    ("fournier-1878", 30021, "1C", "FILLED_HALF_CUP"),
+    ("naipes-libres", 30021, "1C", "FILLED_HALF_CUP"),
+    ("fournier-1878", 30016, "1E", "FILLED_HALF_SWORD"),
+    ("fournier-1878", 60000, "1E", "FILLED_HALF_SWORD")])
+def test_the_trump_ace_with_one_end_in_view_is_read_from_its_half_filled(
+        scene_reading, monkeypatch, name, seed, code, setting):
+    """Fresh-seed scenes: the trump under the stock, an ace with one end in view. Filled from
+    its own image turned, a cup is no cup (it has two lids, or two feet) and Fournier's sword
+    wound with ribbons is nearer its own mirror image than the whole; each half and its image
+    turned have their own measures (`pictures.FILLED_CUP`, `FILLED_SWORD`)."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, setting, False)
+    assert scene_reading(name, seed, code) is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):
