@@ -1502,6 +1502,19 @@ def test_the_trump_ace_with_one_end_in_view_is_read_from_its_half_filled(
     assert scene_reading(name, seed, code) is None
 
 
+@pytest.mark.parametrize("seed, code", [(30008, "2E"), (60059, "3E")])
+def test_specks_beside_the_fills_seam_join_no_pintas(scene_reading, monkeypatch, seed, code):
+    """Fresh-seed scenes: Fournier espadas, the trump under the stock, read filled from their
+    own image turned. Specks of the stock's edge in view beside the seam join a sword's image to
+    nothing: pieces in view under a tenth of a pinta are none (`FILLED_PIECE_LEAST`), and the
+    swords are no pintas in view joined by the fill."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", seed, code) == code
+    monkeypatch.setattr(agnostic, "FILLED_PIECE_LEAST", 0.0)
+    assert scene_reading("fournier-1878", seed, code) is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):
