@@ -1887,7 +1887,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
                     FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
                 return None, "a blob across the fill that is no pinta"
             if FILLED_ONE_PIECE:
-                n, _, stats, _ = cv2.connectedComponentsWithStats((mine & ~part).astype(np.uint8),
+                _, _, stats, _ = cv2.connectedComponentsWithStats((mine & ~part).astype(np.uint8),
                                                                   connectivity=8)
                 if int((stats[1:, cv2.CC_STAT_AREA] >= FILLED_PIECE_LEAST * unit).sum()) > 1:
                     return None, "pintas in view joined by the fill"
