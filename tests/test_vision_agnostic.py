@@ -1515,6 +1515,20 @@ def test_specks_beside_the_fills_seam_join_no_pintas(scene_reading, monkeypatch,
     assert scene_reading("fournier-1878", seed, code) is None
 
 
+@pytest.mark.parametrize("name, seed, code", [("fournier-1878", 30032, "7O"),
+                                             ("naipes-libres", 30006, "9B")])
+def test_a_whole_pinta_touching_the_cover_is_no_cut_one(scene_reading, monkeypatch, name, seed,
+                                                        code):
+    """Fresh-seed scenes: cards read filled from their own image turned, a pinta in view that
+    only touches the grown cover (a card beside it, or the stock's edge). Its part in view is a
+    pinta's size: it is no cut pinta that must go on into a filled one (`FILLED_CUT_WHOLE`)."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "FILLED_CUT_WHOLE", False)
+    assert scene_reading(name, seed, code) is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):

@@ -1655,6 +1655,9 @@ FILLED_RUN_ACROSS = True  # ... and a blob across the fill may be coins run toge
 # `_gold`: Fournier's 5s and Naipes' 8s and 9s of oros under the stock, their coins touching.
 # Not any pintas: a Fournier 5 of espadas's lower swords, filled, ran together through the
 # flourish between them into 3 pintas' size, and the card read 4E: seed 30022)
+FILLED_CUT_WHOLE = True  # ... a pinta whose part in view is a pinta's size (`CUT_WHOLE`), which
+# only touches the grown cover, is not cut (a Fournier 5 of oros's corner coin beside another card:
+# fresh seed 400010)
 FILLED_PIECE_LEAST = 0.1  # ... pieces in view under this share of a pinta are none: specks of the
 # stock's edge beside the seam, joined to a sword by its image turned (Fournier's trump 3 of
 # espadas)
@@ -1873,6 +1876,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
                     return None, "a pinta in view the fill breaks"
                 seen_part = (mine & ~cov).astype(np.uint8)
                 if FILLED_CUT_GOES_ON and seen_part.sum() >= SMALL_BLOB * unit and \
+                        not (FILLED_CUT_WHOLE and
+                             abs(int(seen_part.sum()) / unit - 1) <= CUT_WHOLE) and \
                         (cv2.dilate(seen_part, np.ones((3, 3), np.uint8)).astype(bool) & cov).any() and \
                         not (cv2.dilate(seen_part, np.ones((5, 5), np.uint8)).astype(bool)
                              & take & counted).any():
