@@ -1529,6 +1529,16 @@ def test_a_whole_pinta_touching_the_cover_is_no_cut_one(scene_reading, monkeypat
     assert scene_reading(name, seed, code) is None
 
 
+def test_a_two_whose_cut_pinta_is_in_two_pieces_is_read(scene_reading, monkeypatch):
+    """Benchmark scene 10006: a Naipes 2 of bastos, a card lying across its green club, which
+    shows in two pieces where the red club's image turned lies (`TWO_PIECES`)."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 10006, "2B") == "2B"
+    monkeypatch.setattr(agnostic, "TWO_PIECES", 1)
+    assert scene_reading("naipes-libres", 10006, "2B") is None
+
+
 @pytest.mark.parametrize("seed, code", [(60003, "9B"), (30027, "9B")])
 def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, monkeypatch,
                                                                  seed, code):

@@ -2013,6 +2013,7 @@ TWO_ACROSS = True  # a 2 of long pintas side by side, one of them cut (`_two_acr
 TWO_SIDE = 0.12  # each lies this far to one side of the middle column at least (of the width)
 TWO_TWIN = (0.3, 1.1, 2.5)  # the cut one: this share of the whole one's size, at least and at
 # most, and this long at least
+TWO_PIECES = 2  # the cut one in view in this many pieces at most (a card lying across it)
 TWO_MIDDLE = ((0.4, 0.6), (0.2, 0.8), 0.5)  # the middle column, between these rows, in view but
 # for this share: a third pinta standing there (Fournier's 3 of espadas) would show
 
@@ -2020,26 +2021,32 @@ TWO_MIDDLE = ((0.4, 0.6), (0.2, 0.8), 0.5)  # the middle column, between these r
 def _two_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[str]:
     """The suit of a 2 of long pintas standing side by side, each across the middle row and each
     the other's image turned about the centre (the 2s of bastos and espadas), one of them cut by
-    the card on top: the larger, of its suit's shape, across the middle row to one side (whole,
-    or touching the cover), and the other where its image turned lies, long and no larger
-    (Naipes draws one club red and the other green: its colours may differ); no other coloured
-    blob of substance, and the middle column, where a 3's third would stand, mostly in view.
-    Else None."""
+    the card on top: the largest blob, of its suit's shape, across the middle row to one side
+    (whole, or touching the cover), and the other where its image turned lies, in view in one
+    piece or in two (a card across it), long and no larger (Naipes draws one club red and the
+    other green: its colours may differ); no other coloured blob of substance, and the middle
+    column, where a 3's third would stand, mostly in view. Else None."""
     h, w = cov.shape
     blobs = [b for b in whole + cut if sum(b.colours.values()) >= COLOURED]
     if len(blobs) < 2:
         return None
-    a, m = sorted(blobs, key=lambda p: -p.area)[:2]
-    if not any(m is c for c in cut) or any(o is not a and o is not m and o.area >= 0.3 * a.area
-                                           for o in blobs):
-        return None
+    a = max(blobs, key=lambda p: p.area)
     suit = a.suit()
     if suit not in ("B", "E") or not _across_middle([a]) or abs(a.x - 0.5) < TWO_SIDE:
         return None
+    box = _turned_box(a.box, w, h)
+    twin = [b for b in blobs if b is not a and _centred_in(b, box, w, h)]
+    if not 1 <= len(twin) <= TWO_PIECES or not any(b is c for b in twin for c in cut) or \
+            any(b is not a and not any(b is t for t in twin) and b.area >= 0.3 * a.area
+                for b in blobs) or any(b.suit() not in (None, suit) for b in twin):
+        return None
     least, most, longest = TWO_TWIN
-    if not _centred_in(m, _turned_box(a.box, w, h), w, h) or \
-            not least * a.area <= m.area <= most * a.area or m.elongation < longest or \
-            m.suit() not in (None, suit):
+    area = sum(b.area for b in twin)
+    x0, y0 = min(b.box[0] for b in twin) * w, min(b.box[1] for b in twin) * h
+    x1, y1 = max(b.box[2] for b in twin) * w, max(b.box[3] for b in twin) * h
+    if not least * a.area <= area <= most * a.area or \
+            (twin[0].elongation if len(twin) == 1 else
+             max(x1 - x0, y1 - y0) / max(min(x1 - x0, y1 - y0), 1.0)) < longest:
         return None
     (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
     middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
