@@ -1655,14 +1655,34 @@ FILLED_RUN_ACROSS = True  # ... and a blob across the fill may be coins run toge
 # `_gold`: Fournier's 5s and Naipes' 8s and 9s of oros under the stock, their coins touching.
 # Not any pintas: a Fournier 5 of espadas's lower swords, filled, ran together through the
 # flourish between them into 3 pintas' size, and the card read 4E: seed 30022)
-FILLED_CUT_WHOLE = True  # ... a pinta whose part in view is a pinta's size (`CUT_WHOLE`), which
-# only touches the grown cover, is not cut (a Fournier 5 of oros's corner coin beside another card:
-# fresh seed 400010)
+FILLED_CUT_WHOLE = True  # ... a pinta whose part in view is the size of the other pintas
+# (`_whole_in_view`) only touches the cover: not cut (a Fournier 5 of oros's corner coin beside
+# another card: fresh seed 400010). Not the size of the filled card's pintas: the fill copies a
+# cut pinta's part in view (a Naipes ace of bastos's club cut near the centre and its copy read
+# 2B so: benchmark-like seed 50006)
 FILLED_PIECE_LEAST = 0.1  # ... pieces in view under this share of a pinta are none: specks of the
 # stock's edge beside the seam, joined to a sword by its image turned (Fournier's trump 3 of
 # espadas)
 FILLED_SEEN_PX = 2  # a pixel this far from the raw cover is in view (the grown cover's pad is
                     # for counting pintas cut; a pixel both pads hide is kept if it is in view)
+
+
+def _whole_in_view(mine: np.ndarray, seen: np.ndarray, blobs: List[Pinta], w: int,
+                   h: int) -> bool:
+    """Whether a blob in view of a covered card (``mine``: card-sized, its pixels; ``seen``:
+    those in view) is a whole pinta that only touches the cover (`FILLED_CUT_WHOLE`): its part
+    in view a pinta's size (`CUT_WHOLE`), the pinta's size taken from the filled card's
+    ``blobs`` other than the blob and its image turned (the fill copies a cut pinta's part in
+    view, which would make any part a pinta's size)."""
+    turned = mine[::-1, ::-1]
+    others = []
+    for b in blobs:
+        there = np.zeros((h, w), bool)
+        _paint(there, b, w, h)
+        if not (there & (mine | turned)).any():
+            others.append(b.area)
+    unit = _unit_area(others)
+    return unit is not None and abs(int(seen.sum()) / unit - 1) <= CUT_WHOLE
 
 
 def _whole_run(b: Pinta, unit: float) -> bool:
@@ -1876,8 +1896,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
                     return None, "a pinta in view the fill breaks"
                 seen_part = (mine & ~cov).astype(np.uint8)
                 if FILLED_CUT_GOES_ON and seen_part.sum() >= SMALL_BLOB * unit and \
-                        not (FILLED_CUT_WHOLE and
-                             abs(int(seen_part.sum()) / unit - 1) <= CUT_WHOLE) and \
+                        not (FILLED_CUT_WHOLE and _whole_in_view(mine, seen_part, blobs, w, h)) and \
                         (cv2.dilate(seen_part, np.ones((3, 3), np.uint8)).astype(bool) & cov).any() and \
                         not (cv2.dilate(seen_part, np.ones((5, 5), np.uint8)).astype(bool)
                              & take & counted).any():
