@@ -1884,9 +1884,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in blobs if FILLED_COUNTS_RUNS else sized:
-            if FILLED_COUNTS_RUNS and not _whole_run(b, unit):
-                continue
+        for b in [b for b in blobs if _whole_run(b, unit)] if FILLED_COUNTS_RUNS else sized:
             _paint(counted, b, w, h)
         for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
@@ -1896,11 +1894,12 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
                     return None, "a pinta in view the fill breaks"
                 seen_part = (mine & ~cov).astype(np.uint8)
                 if FILLED_CUT_GOES_ON and seen_part.sum() >= SMALL_BLOB * unit and \
-                        not (FILLED_CUT_WHOLE and _whole_in_view(mine, seen_part, blobs, w, h)) and \
                         (cv2.dilate(seen_part, np.ones((3, 3), np.uint8)).astype(bool) & cov).any() and \
                         not (cv2.dilate(seen_part, np.ones((5, 5), np.uint8)).astype(bool)
-                             & take & counted).any():
-                    return None, "a pinta cut where the fill leaves paper"
+                             & take & counted).any() and \
+                        not (FILLED_CUT_WHOLE and _whole_in_view(mine, seen_part, blobs, w, h)):
+                    return None, "a pinta cut where the fill leaves paper"  # (whole: asked last,
+                    # of a pinta cut, for it paints every blob of the filled card)
     for b in blobs:  # a blob the fill joins to what is in view must be one pinta, made whole
         bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
         ph, pw = b.pixels.shape
