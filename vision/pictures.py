@@ -177,11 +177,9 @@ class Silhouette:
         mirror image, in the cup's red and gold (``warm``: least share of red and orange), no
         green or blue to speak of (``cool``: most)."""
         h = self.hues
-        return area[0] <= self.area <= area[1] and \
-            solidity[0] <= self.solidity <= solidity[1] and \
-            elongation[0] <= self.elongation <= elongation[1] and self.share >= share and \
-            self.symmetry >= symmetry and h["red"] + h["orange"] >= warm and \
-            h["green"] + h["blue"] < cool
+        return self._within(area=area, solidity=solidity, elongation=elongation) and \
+            self.share >= share and self.symmetry >= symmetry and \
+            h["red"] + h["orange"] >= warm and h["green"] + h["blue"] < cool
 
     def ribboned_sword(self, area: Tuple[float, float], solidity: Tuple[float, float],
                        elongation: Tuple[float, float], share: float,
@@ -189,11 +187,9 @@ class Silhouette:
         """Whether the silhouette is the ace of espadas's sword wound with ribbons within these
         limits (each a (least, most) pair, ``share`` the least, ``cool`` the most green and
         blue): hollow, far from its own mirror image."""
-        h = self.hues
-        return self.share >= share and symmetry[0] <= self.symmetry <= symmetry[1] and \
-            solidity[0] <= self.solidity <= solidity[1] and \
-            elongation[0] <= self.elongation <= elongation[1] and \
-            area[0] <= self.area <= area[1] and h["green"] + h["blue"] < cool
+        return self.share >= share and self._within(
+            symmetry=symmetry, solidity=solidity, elongation=elongation, area=area) and \
+            self.hues["green"] + self.hues["blue"] < cool
 
     def crossed_clubs(self, symmetry: Tuple[float, float], solidity: Tuple[float, float],
                       elongation: Tuple[float, float], area: Tuple[float, float],
@@ -201,11 +197,13 @@ class Silhouette:
         """Whether the silhouette is the 3 of bastos's three clubs crossed within these limits
         (each a (least, most) pair; ``green``: its least share of green): one blob holding all
         the ink (0.95), green and yellow clubs, no blue steel (0.1 at most)."""
-        return self.share >= 0.95 and symmetry[0] <= self.symmetry <= symmetry[1] and \
-            solidity[0] <= self.solidity <= solidity[1] and \
-            elongation[0] <= self.elongation <= elongation[1] and \
-            area[0] <= self.area <= area[1] and self.hues["green"] >= green and \
-            self.hues["blue"] <= 0.1
+        return self.share >= 0.95 and self._within(
+            symmetry=symmetry, solidity=solidity, elongation=elongation, area=area) and \
+            self.hues["green"] >= green and self.hues["blue"] <= 0.1
+
+    def _within(self, **limits: Tuple[float, float]) -> bool:
+        """Whether each named measure lies within its (least, most) limits."""
+        return all(least <= getattr(self, name) <= most for name, (least, most) in limits.items())
 
 
 FILLED_CUP = dict(area=(0.22, 0.35), solidity=(0.74, 0.88), elongation=(1.55, 2.05), share=0.95,
