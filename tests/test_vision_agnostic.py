@@ -1117,7 +1117,7 @@ def test_a_numeral_is_never_taken_for_the_other_of_its_pair(name):
         assert told >= 6
 
 
-def test_a_numerals_faint_strokes_are_looked_at_too():
+def test_a_numerals_faint_strokes_are_looked_at_too(monkeypatch):
     """A high-contrast face's hairlines, blurred, are fainter than `numerals.GLYPH` of its
     darkest stroke: Naipes' 8s and 9s were found as an X and a bar, like no digit plainly. The
     second look takes in the faint strokes joined to the dark ones (`GLYPH_GROWN`), against the
@@ -1135,12 +1135,9 @@ def test_a_numerals_faint_strokes_are_looked_at_too():
             for rank, rect in corners]
     assert all(s in (None, rank) for rank, s in said)
     assert sum(s == rank for rank, s in said) >= 3
-    numerals.GROWN_LOOK = False
-    try:
-        assert not any(numerals.shows(rect, "8", "9", np.zeros(rect.shape[:2], bool))
-                       for _, rect in corners)
-    finally:
-        numerals.GROWN_LOOK = True
+    monkeypatch.setattr(numerals, "GROWN_LOOK", False)
+    assert not any(numerals.shows(rect, "8", "9", np.zeros(rect.shape[:2], bool))
+                   for _, rect in corners)
 
 
 @pytest.mark.parametrize("seed, code", [(30002, "8E"), (30083, "8B")])
