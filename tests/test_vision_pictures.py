@@ -663,3 +663,15 @@ def test_a_compact_rider_with_paper_all_round_is_read_as_alone(scene_reading, mo
     assert scene_reading("fournier-1878", 400042, "11B") == "11B"
     monkeypatch.setattr(pictures, "UNPLACED_ALONE", False)
     assert scene_reading("fournier-1878", 400042, "11B") is None
+
+
+@pytest.mark.parametrize("name,seed,code", [("fournier-1878", 30042, "10E"),
+                                            ("naipes-libres", 30016, "10E")])
+def test_a_figure_overlapped_a_fifth_at_most_is_read_whole(scene_reading, monkeypatch, name,
+                                                           seed, code):
+    """Fresh-seed scenes: a sota judged under another card that overlaps 0.12-0.2 of it, its
+    picture running into the overlap: read whole (`SMALL_OVERLAP`, 0.12 until the forty-fifth
+    session)."""
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(pictures, "SMALL_OVERLAP", 0.12)
+    assert scene_reading(name, seed, code) is None
