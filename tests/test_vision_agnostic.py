@@ -1168,6 +1168,7 @@ def test_a_six_or_eight_whose_extra_pintas_place_is_hidden_is_named_by_its_numer
     monkeypatch.setattr(agnostic, "EXTRA_ROOM", False)  # (no room for the 6C's extra pinta)
     monkeypatch.setattr(agnostic, "CENTRED_EIGHT", False)  # (the 8O's numeral, faint strokes
     # and all, says 8 against 7: `numerals.GROWN_LOOK`)
+    monkeypatch.setattr(agnostic, "NUMBERED", False)  # (... and against 9: `read_numbered`)
     assert scene_reading(name, seed, code) is None
 
 
@@ -1340,6 +1341,7 @@ def test_a_seven_whose_extra_pinta_is_in_view_is_told_from_an_eight_by_its_numer
     monkeypatch.setattr(agnostic, "ODD_SEVEN", False)
     assert scene_reading("naipes-libres", 60039, "7O") == "7O"
     monkeypatch.setattr(agnostic, "CENTRED_SEVEN", False)
+    monkeypatch.setattr(agnostic, "NUMBERED", False)  # (the numeral says 7 against 8 and 6 too)
     assert scene_reading("naipes-libres", 60039, "7O") is None
 
 
@@ -1451,6 +1453,7 @@ def test_a_seven_its_centred_extra_pinta_doubled_by_the_fill_is_named_by_its_num
 
     assert reading() == "7B"
     monkeypatch.setattr(agnostic, "CENTRED_SEVEN", False)
+    monkeypatch.setattr(agnostic, "NUMBERED", False)  # (the numeral says 7 against 8 and 6 too)
     assert reading() is None
 
 
@@ -1602,3 +1605,49 @@ def test_a_cup_run_into_the_makers_name_is_opened_apart(scene_reading, monkeypat
     assert scene_reading("fournier-1878", 400055, "4C") == "4C"
     monkeypatch.setattr(agnostic, "THREAD_WIDE", None)
     assert scene_reading("fournier-1878", 400055, "4C") is None
+
+
+@pytest.mark.parametrize("name, seed, code", [("fournier-1878", 30055, "7C"),
+                                             ("naipes-libres", 30058, "8C")])
+def test_a_covered_card_read_in_no_other_way_is_named_by_its_numeral(scene_reading, monkeypatch,
+                                                                     name, seed, code):
+    """Fresh-seed scenes: covered cards whose pintas in view leave the count open, their index
+    numeral in view plainly a 7 (against 6 and 8) or an 8 (against 7 and 9): named so, last of
+    the readers (`NUMBERED`)."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "NUMBERED", False)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeypatch):
+    """`read_numbered`: the numeral must say its digit against both neighbours, and the pintas
+    in view (whole and cut) be `NUMBERED_LEAST` at least and no more than the digit, of one
+    suit, two whole ones alike in size."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from vision import agnostic, numerals
+
+    def pinta(suit="C", area=400):
+        return SimpleNamespace(suit=lambda: suit, area=area)
+
+    said = {("6", "7"): "7", ("7", "8"): "7"}
+    monkeypatch.setattr(numerals, "shows", lambda rect, a, b, cover=None: said.get((a, b)))
+    rect = np.full((180, 120, 3), 235, np.uint8)
+    cover = (np.zeros((180, 120), np.uint8),) * 2
+
+    def read(whole, cut=()):
+        monkeypatch.setattr(agnostic, "_in_view", lambda *a: (list(whole), list(cut)))
+        return agnostic.read_numbered(rect, cover[0], cover=cover)[0]
+
+    assert read([pinta()] * 4, [pinta(None)]) == "7C"
+    assert read([pinta()] * 7, [pinta(None)]) is None  # 8 in view: no 7
+    assert read([pinta()] * 2, [pinta(None)]) is None  # 3 in view: a 3 may look like a 7
+    assert read([pinta()] * 3 + [pinta("O")], [pinta(None)]) is None  # two suits
+    assert read([pinta()] + [pinta(None)] * 3, [pinta(None)]) is None  # one whole pinta
+    assert read([pinta(area=300), pinta(area=600)] * 2, [pinta(None)]) is None  # unlike sizes
+    said[("7", "8")] = None  # a 7 against 6 only
+    assert read([pinta()] * 4, [pinta(None)]) is None
