@@ -1651,3 +1651,16 @@ def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeyp
     assert read([pinta(area=300), pinta(area=600)] * 2, [pinta(None)]) is None  # unlike sizes
     said[("7", "8")] = None  # a 7 against 6 only
     assert read([pinta()] * 4, [pinta(None)]) is None
+
+
+def test_nine_pintas_of_one_suit_are_a_nine_in_any_pattern(scene_reading, monkeypatch):
+    """Fresh-seed scene 60004: a Naipes 9 of bastos beside another card, its middle club run
+    into two beside it and parted off their places: no complete pattern, but nine pintas
+    (`NINE_WHOLE`). Seed 30006: a Fournier 4 of copas under the stock, its maker's lettering
+    one blob of 7 cups' size, stays a 4 (`NINE_SINGLES`, `NINE_RUN`)."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 30006, "4C") == "4C"
+    assert scene_reading("naipes-libres", 60004, "9B") == "9B"
+    monkeypatch.setattr(agnostic, "NINE_WHOLE", False)
+    assert scene_reading("naipes-libres", 60004, "9B") is None

@@ -729,6 +729,14 @@ def _unit_area(areas: List[int]) -> Optional[float]:
     return float(median(best)) if best else None
 
 
+NINE_WHOLE = True  # nine pintas of one suit are a 9 in any pattern: no card holds more, and a
+# covered one shows fewer (Naipes' 9 of bastos, its clubs run into the one across the middle and
+# parted along the run, the pieces off their places: fresh seeds 720010, 720026, 720036)
+NINE_SINGLES, NINE_RUN = 6, 3  # ... this many of them single, of the suit's shape, the rest run
+# together in blobs of this many at most (a Fournier 4 of copas under the stock, the maker's red
+# lettering one blob of 7 cups' size beside two cups, read 9C so: seed 30006)
+
+
 def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                  blobs: Optional[List[Pinta]] = None,
                  ink: Optional[np.ndarray] = None, thinned_by: int = 0) -> Tuple[Optional[str], str]:
@@ -836,7 +844,9 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
         return None, "pintas run together unlike the one apart"
     loose |= k < len(singles) or shapes != [b.suit() for b in singles]  # a blob of no suit's
     # shape (a pinta run into something else?), or one known only thinned: a complete pattern
-    if (whole_layout or loose) and not _whole_pattern(placed, merged, n, rect_bgr.shape):
+    if (whole_layout or loose) and not _whole_pattern(placed, merged, n, rect_bgr.shape) and \
+            not (NINE_WHOLE and n == 9 and not parted and k >= NINE_SINGLES and
+                 sum(m for _, m in merged) <= NINE_RUN):
         return None, "pintas in no complete pattern"
     usual = {h: float(np.mean([b.colours[h] for b in singles])) for h in HUES}
     if any(_unlike_pintas(b, singles, usual) for b in unsure):
