@@ -1653,8 +1653,9 @@ NUMBERED = True  # a covered card read in no other way (last) is named by its in
 # view when it says a 6, 7 or 8 plainly against both neighbouring digits (`read_numbered`)
 NUMBERED_DIGITS = "678"  # the counts a covered card's pintas leave open (a 6 may be a 7, a 7
 # an 8): on the index corners of fully visible cards (seeds 20000+ and 50000+, 60 scenes a deck,
-# all three decks) a numeral said so was another digit 6 times in 1550 corners, a 2, a 3 or a 9;
-# other digits said so were often wrong (a frame line is a 1, a blur a 4)
+# all three decks) a numeral said so was right 115 times and another digit 6 in 1588 corners (a
+# 2, a 3 or a 9 said to be a 7); other digits said so were often wrong (a frame line is a 1, a
+# blur a 4; adding 5 read a 7 of oros as 5O, seed 60039)
 NUMBERED_LEAST = 4  # ... with this many pintas in view at least, whole or cut (no 2 or 3), two
 # or more whole, all of one suit and alike in size, and no more than the digit
 NUMBERED_ALIKE = 1.6  # ... the largest whole one at most this many times the smallest's area
