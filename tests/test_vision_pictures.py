@@ -675,3 +675,13 @@ def test_a_figure_overlapped_a_fifth_at_most_is_read_whole(scene_reading, monkey
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(pictures, "SMALL_OVERLAP", 0.12)
     assert scene_reading(name, seed, code) is None
+
+
+def test_a_figure_overlapped_over_an_eighth_must_agree_with_its_head_end(scene_reading,
+                                                                        monkeypatch):
+    """Fresh-seed scene 730020: a Fournier caballo of espadas 0.196 overlapped, its horse's head
+    under the other card, reads whole as a sota; its head end reads another figure, so it is
+    left unknown (`SMALL_SURE`), not called 10E."""
+    assert scene_reading("fournier-1878", 730020, "11E") is None
+    monkeypatch.setattr(pictures, "SMALL_SURE", pictures.SMALL_OVERLAP)
+    assert scene_reading("fournier-1878", 730020, "11E") == "10E"

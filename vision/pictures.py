@@ -42,6 +42,9 @@ SMALL_OVERLAP = 0.2  # an overlap of at most this share of a card is read throug
 # benchmark and fitting seeds: none wrong below 0.29 overlapped; docs/vision.md, sixteenth session;
 # 0.12 until the forty-fifth: 0.2 read 22 more figures and aces on `bench compare` seeds 30000+,
 # 60000+, 90000+ and 120000+, none wrong; 0.25 read a caballo of bastos as a sota, seed 30008)
+SMALL_SURE = 0.12  # ... and over this share, a figure so read must not read as another from its
+# head end (`HEAD_END_AGREES`): a Fournier caballo of espadas 0.196 overlapped, its horse's head
+# under the other card, read whole as a sota (fresh seed 730020)
 FIGURES = ("10", "11", "12")  # read so only: an emblem's limits are one-sided (a caballo with a
 # corner of another card in its picture read as a medallion, 0.095 overlapped)
 ON_TOP_MARGIN = 0.65  # a card judged under another whose margin is this much paper all round
@@ -303,15 +306,17 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
     not). ``overlap``: where other cards overlap this one, whichever lies on top (1, any size).
     The card is then read over the rest only, and only if its picture stays clear of the
     overlap: a picture that runs up to another card's edge may go on under it. Failing that, a
-    card overlapped over at most `SMALL_OVERLAP` of it is read whole, and kept if a figure:
-    which of two cards lies on top is often judged wrong (the card on top then looks cut), and
-    so small a part turns no figure into another. Not under a hand (``under_hand``: part of
+    card overlapped over at most `SMALL_OVERLAP` of it is read whole, and kept if a figure
+    (over `SMALL_SURE` of it, one its head end reads as no other figure): which of two cards
+    lies on top is often judged wrong (the card on top then looks cut), and so small a part
+    turns no figure into another. Not under a hand (``under_hand``: part of
     ``overlap`` is one): a hand lies on top, and its fingers join the picture read whole (a
     sota's legs with two fingers over them made a compact mass as brown as a horse: a caballo).
     Last, a figure is read from its head end (`read_head_end`), under a hand too."""
     code, why = _read_clear(rect_bgr, ink, overlap, alone=overlap is None)
     if code is None and overlap is not None and not under_hand:
-        small = float(np.mean(overlap > 0)) <= SMALL_OVERLAP
+        share = float(np.mean(overlap > 0))
+        small = share <= SMALL_OVERLAP
         margin = margin_paper(rect_bgr)
         line = frame_line_through(rect_bgr, overlap)
         on_top = line is not None and line >= ON_TOP_LINE
@@ -326,7 +331,8 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
                 whole = whole if on_top else None
         if whole is not None and (_kept_whole(whole, ON_TOP_MARGIN if on_top else margin)
                                   or small and SMALL_EMBLEMS and whole in COVERED_EMBLEMS):
-            if HEAD_END_AGREES and not (small or on_top) and whole[:-1] in FIGURES:
+            if HEAD_END_AGREES and not (share <= SMALL_SURE or on_top) and \
+                    whole[:-1] in FIGURES:
                 end, _ = read_head_end(rect_bgr, overlap)
                 if end is not None and end != whole:
                     return None, f"read whole {whole}, from its head end {end}"
