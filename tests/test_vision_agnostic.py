@@ -1622,9 +1622,9 @@ def test_a_covered_card_read_in_no_other_way_is_named_by_its_numeral(scene_readi
 
 
 def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeypatch):
-    """`read_numbered`: the numeral must say its digit against both neighbours, and the pintas
-    in view (whole and cut) be `NUMBERED_LEAST` at least and no more than the digit, of one
-    suit, two whole ones alike in size."""
+    """`read_numbered`: the numeral must say its digit against both neighbours (a 9 against
+    8), and the pintas in view (whole and cut) be `NUMBERED_LEAST` at least (a 9's six) and no
+    more than the digit, of one suit, two whole ones alike in size."""
     from types import SimpleNamespace
 
     import numpy as np
@@ -1650,6 +1650,10 @@ def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeyp
     assert read([pinta()] + [pinta(None)] * 3, [pinta(None)]) is None  # one whole pinta
     assert read([pinta(area=300), pinta(area=600)] * 2, [pinta(None)]) is None  # unlike sizes
     said[("7", "8")] = None  # a 7 against 6 only
+    assert read([pinta()] * 4, [pinta(None)]) is None
+    said.clear()
+    said[("8", "9")] = "9"  # a 9 has one neighbour, and needs six pintas in view (`NUMBERED_FROM`)
+    assert read([pinta()] * 5, [pinta(None)]) == "9C"
     assert read([pinta()] * 4, [pinta(None)]) is None
 
 

@@ -1650,15 +1650,18 @@ def read_odd_seven(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.n
 
 
 NUMBERED = True  # a covered card read in no other way (last) is named by its index numeral in
-# view when it says a 6, 7 or 8 plainly against both neighbouring digits (`read_numbered`)
-NUMBERED_DIGITS = "678"  # the counts a covered card's pintas leave open (a 6 may be a 7, a 7
+# view when it says a 6, 7, 8 or 9 plainly against the digits next to it (`read_numbered`)
+NUMBERED_DIGITS = "6789"  # the counts a covered card's pintas leave open (a 6 may be a 7, a 7
 # an 8): on the index corners of fully visible cards (seeds 20000+ and 50000+, 60 scenes a deck,
-# all three decks) a numeral said so was right 115 times and another digit 6 in 1588 corners (a
-# 2, a 3 or a 9 said to be a 7); other digits said so were often wrong (a frame line is a 1, a
-# blur a 4; adding 5 read a 7 of oros as 5O, seed 60039)
+# all three decks) a numeral said 6, 7 or 8 so was right 115 times and another digit 6 in 1588
+# corners (a 2, a 3 or a 9 said to be a 7), 9 right 22 times and wrong 7 (a 1, a 4, a 5); other
+# digits said so were often wrong (a frame line is a 1, a blur a 4; adding 5 read a 7 of oros as
+# 5O, seed 60039)
 NUMBERED_LEAST = 4  # ... with this many pintas in view at least, whole or cut (no 2 or 3), two
 # or more whole, all of one suit and alike in size, and no more than the digit
 NUMBERED_ALIKE = 1.6  # ... the largest whole one at most this many times the smallest's area
+NUMBERED_FROM = {"9": 6}  # ... and for these digits this many in view at least: a 9 has one
+# neighbour only, 8 (a 1, a 4 and a 5 were said to be 9s against 8: none shows 6 pintas)
 
 
 def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -1683,13 +1686,19 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     n = len(whole) + len(cut)
     if n < NUMBERED_LEAST:
         return None, f"{n} pintas in view"
-    said = [d for d in NUMBERED_DIGITS if n <= int(d) and
-            numerals.shows(rect_bgr, str(int(d) - 1), d, cov) == d and
-            numerals.shows(rect_bgr, d, str(int(d) + 1), cov) == d]
+    said = [d for d in NUMBERED_DIGITS if NUMBERED_FROM.get(d, NUMBERED_LEAST) <= n <= int(d)
+            and _says_plainly(rect_bgr, d, cov)]
     if len(said) != 1:
         return None, "its numeral says no digit plainly that many pintas allow"
     d, = said
     return d + suit, f"ok (its numeral says {d} against its neighbours)"
+
+
+def _says_plainly(rect_bgr: np.ndarray, d: str, cov: np.ndarray) -> bool:
+    """Whether the index numeral in view shows digit ``d`` plainly against each digit next to it
+    (`numerals.shows`)."""
+    near = [e for e in (str(int(d) - 1), str(int(d) + 1)) if e in tuple(numerals.DIGITS)]
+    return all(numerals.shows(rect_bgr, min(d, e), max(d, e), cov) == d for e in near)
 
 
 FILLED = True  # a card read by `read_mirrored` in no other way is read filled (`read_filled`)
