@@ -685,3 +685,12 @@ def test_a_figure_overlapped_over_an_eighth_must_agree_with_its_head_end(scene_r
     assert scene_reading("fournier-1878", 730020, "11E") is None
     monkeypatch.setattr(pictures, "SMALL_SURE", pictures.SMALL_OVERLAP)
     assert scene_reading("fournier-1878", 730020, "11E") == "10E"
+
+
+def test_a_page_holding_his_cup_beside_his_head_is_no_rey(scene_reading, monkeypatch):
+    """Fresh-seed scene 730027: a Fournier sota of copas, read from his head end, arms out with
+    the cup beside his head, fills 0.64 of the card at the chest, as a rey does; but his head is
+    not alone at the top of the card (`REY_FILL_BESIDE`): left unknown, not called 12C."""
+    assert scene_reading("fournier-1878", 730027, "10C") is None
+    monkeypatch.setattr(pictures, "REY_FILL_BESIDE", pictures.REY_FILL)
+    assert scene_reading("fournier-1878", 730027, "10C") == "12C"

@@ -419,6 +419,9 @@ REY_FILL = 0.6  # ... wide: ink over this much of rows 0.3-0.5 at least (Fournie
 REY_FILL_HEAD_ALONE = 0.55  # ... or this much, his crowned head alone at the top of the card (a
 # page holds his pinta up beside his head: two parts there). Naipes' reyes of oros and bastos
 # 0.57-0.59 were left unread under `REY_FILL`
+REY_FILL_BESIDE = 0.66  # ... and this much when his head is not alone at the top of the card:
+# a Fournier page holding his cup up beside his head filled 0.64 and read 12C (fresh seed 730027);
+# `bench compare` at 0.6 on seeds 30000+, 60000+, 90000+ and 120000+: no rey lost
 REY_SYMMETRY = 0.85  # ... not its own mirror image (0.45-0.84; a Naipes 9 of oros's coins run
 REY_HUE_MOST = 0.9  # together 0.93, and 0.95 of one hue; a rey's robe 0.88 at most)
 # (all measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
@@ -494,7 +497,8 @@ class _HeadEnd:
         """A king: one figure whose shoulders and cloak fill the card at the chest, in several
         colours (a robe, a cloak, a face; pintas run together are one colour) and not its own
         mirror image as pintas laid out are."""
-        wide = self.fill >= REY_FILL or (self.fill >= REY_FILL_HEAD_ALONE and self.top_parts == 1)
+        wide = self.fill >= (REY_FILL if self.top_parts == 1 else REY_FILL_BESIDE) or \
+            (self.fill >= REY_FILL_HEAD_ALONE and self.top_parts == 1)
         return self.one >= REY_ONE and self.size >= REY_BIG and wide and \
             self.symmetry <= REY_SYMMETRY and self.hue_most <= REY_HUE_MOST
 
