@@ -1668,8 +1668,9 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
                   cover: Optional[Tuple[np.ndarray, np.ndarray]] = None
                   ) -> Tuple[Optional[str], str]:
     """(code, why): a covered card whose pintas in view leave its count open, named by its index
-    numeral: one of `NUMBERED_DIGITS` that the numeral shows plainly against the digits either
-    side of it (`numerals.shows`, both), the pintas in view agreeing (`NUMBERED_LEAST`). A 7
+    numeral: one of `NUMBERED_DIGITS` that the numeral shows plainly against each digit next to
+    it (`_says_plainly`: a 9 against 8 only), the pintas in view agreeing (`NUMBERED_LEAST`,
+    `NUMBERED_FROM`). A 7
     under the stock, its extra pinta hidden, is a 6 to its pintas; an 8 of Naipes' copas, its
     layout no mirror image of itself, fills as nothing."""
     if ink is None:
@@ -2310,8 +2311,10 @@ class Reader:
             code, _ = pictures.read_picture(rect_bgr, ink, overlap, under_hand)
             if code is not None:
                 return _picture_identity(code)
+        covers = []  # the covers tried, kept for `read_numbered` (the fringe costs a little)
         if covered and MIRRORED:
             for cover in _covers(rect_bgr, overlap, ink):
+                covers.append(cover)
                 code, _ = read_mirrored(rect_bgr, overlap, ink, cover)
                 if code is None and FILLED:
                     fill = _filled(rect_bgr, overlap, ink, cover)
@@ -2347,7 +2350,7 @@ class Reader:
             if code is not None:
                 return _picture_identity(code)
         if NUMBERED and overlap is not None and keep is not None:  # last: the riskiest
-            for cover in _covers(rect_bgr, overlap, ink):
+            for cover in covers or _covers(rect_bgr, overlap, ink):
                 code, _ = read_numbered(rect_bgr, overlap, ink, cover)
                 if code is not None:
                     return Identity(code, True, MIRROR_CONFIDENCE, candidate=code, score=1.0,
