@@ -18,7 +18,8 @@ def shared_dir():
 def scene_reading(shared_dir):
     """``read(deck_name, seed, code)``: the deck-agnostic reading of card ``code`` in the
     benchmark's kind of scene ``seed`` (rendered as the benchmark renders it), through the
-    whole pipeline. Each call reads afresh, so a test can change a setting between calls."""
+    whole pipeline ("builtin-40": the built-in deck). Each call reads afresh, so a test can
+    change a setting between calls."""
     import numpy as np
 
     from vision import synth
@@ -26,7 +27,8 @@ def scene_reading(shared_dir):
     from vision.recognise import Recogniser
 
     def read(deck_name, seed, code):
-        deck = synth.load_deck(shared_dir / "decks" / deck_name)
+        deck = synth.builtin(40) if deck_name == "builtin-40" else \
+            synth.load_deck(shared_dir / "decks" / deck_name)
         frame = synth.render_scene(synth.random_scene(np.random.default_rng(seed), deck),
                                    seed=seed % 10_000)
         truth, = [t for t in frame.truth if t.code == code]

@@ -1145,10 +1145,11 @@ def test_an_eight_whose_extra_pintas_place_is_hidden_is_named_by_its_faint_numer
         scene_reading, monkeypatch, seed, code):
     """Fresh-seed scenes: Naipes 8s partly covered, the place of a 9's extra pinta hidden. Their
     numerals' hairlines are faint; looked at with them (`numerals.GROWN_LOOK`), each says 8."""
-    from vision import numerals
+    from vision import agnostic, numerals
 
     assert scene_reading("naipes-libres", seed, code) == code
     monkeypatch.setattr(numerals, "GROWN_LOOK", False)
+    monkeypatch.setattr(agnostic, "EXTRA_BESIDE", False)  # (no room beside the twins either)
     assert scene_reading("naipes-libres", seed, code) is None
 
 
@@ -1672,3 +1673,36 @@ def test_nine_pintas_of_one_suit_are_a_nine_in_any_pattern(scene_reading, monkey
     assert scene_reading("naipes-libres", 60004, "9B") == "9B"
     monkeypatch.setattr(agnostic, "NINE_WHOLE", False)
     assert scene_reading("naipes-libres", 60004, "9B") is None
+
+
+@pytest.mark.parametrize("seed, code", [(30025, "8E"), (60065, "8B")])
+def test_no_extra_pinta_hides_where_the_counted_twins_lie(scene_reading, monkeypatch, seed, code):
+    """Fresh-seed scenes: a Naipes 8 under the stock, four long pintas side by side in view,
+    their twins hidden. A 9's extra pinta would lie in the hidden middle column, but the four
+    twins counted fill it: no room beside them, an 8 (`EXTRA_BESIDE`)."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", seed, code) == code
+    monkeypatch.setattr(agnostic, "EXTRA_BESIDE", False)
+    assert scene_reading("naipes-libres", seed, code) is None
+
+
+def test_a_7s_extra_pinta_in_view_leaves_room_for_itself(scene_reading):
+    """Fresh-seed scene: a built-in 7 of oros under a card, its extra coin in view and doubled
+    with the pintas whose twins are hidden (8). That twin is no pinta surely there: its place
+    stays room for a 9's extra, and the card unknown (the first `EXTRA_BESIDE` read 8O)."""
+    assert scene_reading("builtin-40", 30043, "7O") is None
+
+
+def test_a_lone_pinta_on_the_middle_column_may_be_the_extra():
+    """`_lone_extra`: on the middle column off the middle row, and alone in its row."""
+    from vision.agnostic import Pinta, _lone_extra
+
+    def pinta(x, y, half=0.06):
+        return Pinta(400, 4.0, 0.9, {}, x, y, False, (x - 0.03, y - half, x + 0.03, y + half))
+
+    extra, left, right = pinta(0.5, 0.3), pinta(0.3, 0.2), pinta(0.7, 0.2)
+    assert _lone_extra(extra, [extra, left, right])
+    inner, outer = pinta(0.4, 0.2), pinta(0.2, 0.2)  # four side by side: a row
+    assert not _lone_extra(inner, [inner, outer, pinta(0.6, 0.2), pinta(0.8, 0.2)])
+    assert not _lone_extra(pinta(0.5, 0.5), [])  # on the middle row: a flat 9's or a 5's
