@@ -694,3 +694,23 @@ def test_a_page_holding_his_cup_beside_his_head_is_no_rey(scene_reading, monkeyp
     assert scene_reading("fournier-1878", 730027, "10C") is None
     monkeypatch.setattr(pictures, "REY_FILL_BESIDE", pictures.REY_FILL)
     assert scene_reading("fournier-1878", 730027, "10C") == "12C"
+
+
+@pytest.mark.parametrize("seed", [120013, 700028])
+def test_a_rey_in_a_red_cloak_is_read_from_his_head_end(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: Fournier's rey of oros under the stock, his head end in view. His red
+    cloak shows 0.21-0.22 of a horse's colours beside him, over a page's limit (`PAGE_NO_HORSE`)
+    but under a caballo's 0.31; he fills 0.77 of the card at the chest, more than any rider, and
+    is read a rey (`REY_NO_HORSE`, `REY_NO_HORSE_FILL`)."""
+    assert scene_reading("fournier-1878", seed, "12O") == "12O"
+    monkeypatch.setattr(pictures, "REY_NO_HORSE", pictures.PAGE_NO_HORSE)
+    assert scene_reading("fournier-1878", seed, "12O") is None
+
+
+def test_a_rider_showing_little_horse_is_no_rey(scene_reading, monkeypatch):
+    """Fresh-seed scene 730054: a Naipes caballo of espadas read from his head end shows 0.22 of
+    a horse's colours, as much as Fournier's rey of oros, and fills 0.62 of the chest rows, over
+    `REY_FILL`: a rey but for `REY_NO_HORSE_FILL`. Left unknown, not called 12E."""
+    assert scene_reading("naipes-libres", 730054, "11E") is None
+    monkeypatch.setattr(pictures, "REY_NO_HORSE_FILL", 0.0)
+    assert scene_reading("naipes-libres", 730054, "11E") == "12E"

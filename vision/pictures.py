@@ -400,6 +400,10 @@ CABALLO_HORSE = 0.3  # a silhouette read as a caballo's shows at least this much
 # (`horse_share`; caballos in view 0.33 and up, seeds 60000 x 60 per printed deck; a Fournier
 # rey of oros with a card's corner over his cloak read whole as a caballo, 0.29: seed 170016)
 PAGE_NO_HORSE = 0.2  # a page's head end shows less horse than this (sotas 0.11 at most)
+REY_NO_HORSE = 0.28  # a rey's, less than this: a caballo's is 0.31 or more, as much as makes one
+# (`HORSE_SHARE`); Fournier's rey of oros under the stock, his red cloak, 0.21-0.22...
+REY_NO_HORSE_FILL = 0.73  # ... if over `PAGE_NO_HORSE`, filling this much at the chest (that rey
+# 0.77-0.78; riders 0.57-0.72: a Naipes caballo of espadas, 0.22 of horse, filled 0.62)
 PAGE_ONE = 0.78  # ... is one figure: its largest blob this share of the end's ink (0.8 and up;
 # a coin held up apart from the page, 0.78-0.85. Was 0.85: forty-second session, `bench compare`
 # seeds 30000+ to 120000+ +7 and 1 lost, none wrong)
@@ -455,14 +459,16 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
         ink, clear = cv2.rotate(ink, cv2.ROTATE_180) if turn else ink, covered == 0
         horse = horse_share(img, clear, ink)
         foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
-        end = _head_end(img, clear, ink) if horse < PAGE_NO_HORSE and not foot_seen else None
+        end = _head_end(img, clear, ink) if horse < max(PAGE_NO_HORSE, REY_NO_HORSE) and \
+            not foot_seen else None
         if horse >= HORSE_SHARE:
             if under_hand:
                 continue  # a finger the hand's map leaves out is as tan as a horse
             rank, why = "11", "ok (a caballo: its horse's head beside the rider)"
-        elif end is not None and end.page():
+        elif end is not None and horse < PAGE_NO_HORSE and end.page():
             rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"
-        elif end is not None and REY_WIDE and end.rey():
+        elif end is not None and REY_WIDE and end.rey() and (
+                horse < PAGE_NO_HORSE or horse < REY_NO_HORSE and end.fill >= REY_NO_HORSE_FILL):
             rank, why = "12", "ok (a rey: his shoulders and cloak fill the card, the rest hidden)"
         else:
             continue
