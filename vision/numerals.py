@@ -35,7 +35,7 @@ of 124-130 against 10-11, none wrongly; docs/vision.md).
 from __future__ import annotations
 
 import functools
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import cv2
 import numpy as np
@@ -295,16 +295,19 @@ def _corner_likeness(data: bytes, shape: tuple, grown: bool, settings: tuple):
     return None if found is None else likeness(found, grown)
 
 
-def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = None) -> bool:
+def gainsays(rect_bgr: np.ndarray, digit: str, cover: Optional[np.ndarray] = None,
+             among: Optional[Sequence[str]] = None) -> bool:
     """Whether a corner's numeral in view plainly shows another digit than ``digit``: liked best
     of all, by `LIKE` at least and by `APART` more than ``digit`` (a count taken without the
-    numeral's word is vetoed so). ``cover``: as for `loops`."""
+    numeral's word is vetoed so). ``cover``: as for `loops`; ``among``: the digits that may
+    gainsay it (default: any)."""
     for corner in _corners_in_view(rect_bgr, cover):
         like = corner_likeness(corner)
         if like is None:
             continue
         best = max(like, key=like.get)
-        if best != digit and like[best] >= LIKE and like[best] - like[digit] >= APART:
+        if best != digit and like[best] >= LIKE and like[best] - like[digit] >= APART and \
+                (among is None or best in among):
             return True
     return False
 
