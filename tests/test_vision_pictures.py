@@ -714,3 +714,24 @@ def test_a_rider_showing_little_horse_is_no_rey(scene_reading, monkeypatch):
     assert scene_reading("naipes-libres", 730054, "11E") is None
     monkeypatch.setattr(pictures, "REY_NO_HORSE_FILL", 0.0)
     assert scene_reading("naipes-libres", 730054, "11E") == "12E"
+
+
+@pytest.mark.parametrize("seed, code", [(740081, "10O"), (740029, "11O")])
+def test_a_coin_drawn_with_a_face_is_held_up(scene_reading, monkeypatch, seed, code):
+    """Fresh-seed scenes: a Naipes sota and caballo of oros under the stock, read from the head
+    end. The coin each holds up has a lion's face drawn in it; opened with its holes, it measured
+    1.38 long, no coin. Its holes filled first, it is one (`HELD_COIN_HOLES`)."""
+    assert scene_reading("naipes-libres", seed, code) == code
+    monkeypatch.setattr(pictures, "HELD_COIN_HOLES", False)
+    assert scene_reading("naipes-libres", seed, code) is None
+
+
+def test_holes_filled_leave_the_outside_alone():
+    """`_holes_filled`: a ring becomes a disc; a C open to the outside stays open."""
+    ring = np.zeros((40, 40), np.uint8)
+    cv2.circle(ring, (20, 20), 12, 1, 3)
+    assert pictures._holes_filled(ring)[20, 20] == 1
+    c = ring.copy()
+    c[17:24, 28:36] = 0  # a gap in the rim
+    assert pictures._holes_filled(c)[20, 20] == 0
+    assert pictures._holes_filled(c).sum() == c.sum()

@@ -770,6 +770,9 @@ _K9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _K11 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11))
 _S3, _S7, _S11 = np.ones((3, 3), np.uint8), np.ones((7, 7), np.uint8), np.ones((11, 11), np.uint8)
 _CLEAR = np.ones((5, 5), np.uint8)  # an overlap's outline may be 2 px off
+HELD_COIN_HOLES = True  # a held coin's holes are filled before it is measured: the lines drawn
+# inside Naipes' coins (a lion's face), opened, left it 1.38 long (a sota and a caballo of oros
+# under the stock, fresh seeds 740081 and 740029)
 COIN_OPENINGS = (_K11, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))  # a held coin
 # (about 30 px across) is parted from what touches it by an opening of 11 px, or, joined to a
 # horse's head by a wider neck (Fournier's caballo of oros: 1.37 long, 0.67 round at 11 px), of
@@ -866,6 +869,14 @@ def _parts(mask: np.ndarray, min_area: int, card: Tuple[int, int],
     return out
 
 
+def _holes_filled(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (0/1) with every hole it encloses filled: a coin drawn with lines inside it (the
+    Naipes lion's face) is one solid disc."""
+    outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 1)
+    return mask | (1 - outside[1:-1, 1:-1])
+
+
 def _interior(mask: np.ndarray, h: int) -> np.ndarray:
     """``mask`` (the upper strip of a card ``h`` px long) without the outline and frame."""
     out = np.zeros_like(mask)
@@ -890,9 +901,10 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
     gold = _interior(_within(hsv, (17, 101, 0), (34, 255, 255)), h)
+    solid = _holes_filled(gold) if HELD_COIN_HOLES and cv2.countNonZero(gold) >= 400 else gold
     for kernel in COIN_OPENINGS if cv2.countNonZero(gold) >= 400 else ():  # (an opening only
         # takes pixels away: too few for a coin, none is found)
-        for p in _parts(cv2.morphologyEx(gold, cv2.MORPH_OPEN, kernel), 400, card, keep=True,
+        for p in _parts(cv2.morphologyEx(solid, cv2.MORPH_OPEN, kernel), 400, card, keep=True,
                         where=_coin_place):
             if p.elongation <= 1.3 and p.solidity >= 0.93 and p.roundness >= 0.72:
                 ring = cv2.dilate(p.blob, _S11) & (1 - cv2.dilate(p.blob, _S3))
