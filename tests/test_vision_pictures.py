@@ -735,3 +735,12 @@ def test_holes_filled_leave_the_outside_alone():
     c[17:24, 28:36] = 0  # a gap in the rim
     assert pictures._holes_filled(c)[20, 20] == 0
     assert pictures._holes_filled(c).sum() == c.sum()
+
+
+def test_a_rey_with_his_arms_folded_is_nearly_his_own_mirror_image(scene_reading, monkeypatch):
+    """Fresh-seed scene 740022: a Naipes rey of oros under the stock, arms folded before him,
+    read from his head end, is 0.86 like his own mirror image; pintas laid out are more so
+    (a 9 of oros's coins run together 0.93), and he is read under `REY_SYMMETRY` 0.88."""
+    assert scene_reading("naipes-libres", 740022, "12O") == "12O"
+    monkeypatch.setattr(pictures, "REY_SYMMETRY", 0.85)
+    assert scene_reading("naipes-libres", 740022, "12O") is None
