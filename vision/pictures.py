@@ -427,9 +427,9 @@ REY_FILL_BESIDE = 0.66  # ... and this much when his head is not alone at the to
 # a Fournier page holding his cup up beside his head filled 0.64 and read 12C (fresh seed 730027);
 # `bench compare` at 0.6 on seeds 30000+, 60000+, 90000+ and 120000+: no rey lost
 REY_SYMMETRY = 0.88  # ... not its own mirror image (0.45-0.84; a Naipes 9 of oros's coins run
-REY_HUE_MOST = 0.9  # together 0.93, and 0.95 of one hue; a rey's robe 0.88 at most). Was 0.85:
-# a Naipes rey of oros under the stock, arms folded, 0.86 (fresh seed 740022); `bench compare` on
-# eight seed sets +5 (Fournier's and Naipes' reyes of copas too), none wrong
+REY_HUE_MOST = 0.9  # together 0.93, and 0.95 of one hue; a rey's robe 0.88 at most). `REY_SYMMETRY`
+# was 0.85: a Naipes rey of oros under the stock, arms folded, is 0.86 (fresh seed 740022);
+# `bench compare` on eight seed sets +5 (Fournier's and Naipes' reyes of copas too), none wrong
 # (all measured head end up, the lower half hidden or under the stock, seeds 20000 x 200 and
 # 10000 x 40 at the pipeline's outlines)
 
