@@ -1109,11 +1109,11 @@ def read_unplaced_ace(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
         return None, why
     if not _across_centre(blobs):
         return None, "one long pinta off the centre"
-    x0, y0, x1, y1 = max(blobs, key=lambda b: b.area).box
     if beside is not None:
         h, w = rect_bgr.shape[:2]
         near = cv2.resize(beside.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
-        if near[int(y0 * h):int(np.ceil(y1 * h)), int(x0 * w):int(np.ceil(x1 * w))].any():
+        x0, y0, x1, y1 = _pixel_box(max(blobs, key=lambda b: b.area).box, w, h)
+        if near[y0:y1, x0:x1].any():
             return None, "one long pinta reaching where another card overlaps"
     return code, why
 
@@ -1955,8 +1955,9 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     n = int(code[:-1])
     x0, y0, x1, y1 = _inked_box(w, h)
     unit = _unit_area([b.area for b in blobs])
+    sized = [b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL] if unit else []  # the
+    # filled card's pintas
     if n in (6, 8):  # (filled, a 7's extra pinta in view is doubled too: `CENTRED_EIGHT` asks)
-        sized = [b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL] if unit else []
         told = _six_or_eight(rect_bgr, cov, _in_box(cov), n, unit, _centred(sized),
                              [_pixel_box(b.box, w, h) for b in sized if not _lone_extra(b, sized)])
         if told is None:
@@ -1967,7 +1968,6 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit:
         return None, "covered on both sides of the centre"
     suit = code[-1]
-    sized = [b for b in blobs if abs(b.area / unit - 1) <= UNIT_TOL]  # the filled card's pintas
     own = [b.suit() for b in sized]
     if FILLED_OWN_SHAPE and own and own.count(suit) < FILLED_OWN_SHAPE * len(own):
         return None, "filled pintas of no suit's shape"
@@ -2065,8 +2065,7 @@ def _turned_box(box: Tuple[float, float, float, float], w: int,
                 h: int) -> Tuple[int, int, int, int]:
     """A pinta's box (fractions) turned about the card's centre, in pixels: where its twin lies."""
     x0, y0, x1, y1 = box
-    return (int((1 - x1) * w), int((1 - y1) * h),
-            int(np.ceil((1 - x0) * w)), int(np.ceil((1 - y0) * h)))
+    return _pixel_box((1 - x1, 1 - y1, 1 - x0, 1 - y0), w, h)
 
 
 LONE_TWO = True  # one pinta alone at one end of the middle column, its twin hidden: a 2

@@ -505,8 +505,8 @@ class _HeadEnd:
         """A king: one figure whose shoulders and cloak fill the card at the chest, in several
         colours (a robe, a cloak, a face; pintas run together are one colour) and not its own
         mirror image as pintas laid out are."""
-        wide = self.fill >= (REY_FILL if self.top_parts == 1 else REY_FILL_BESIDE) or \
-            (self.fill >= REY_FILL_HEAD_ALONE and self.top_parts == 1)
+        wide = self.fill >= (min(REY_FILL, REY_FILL_HEAD_ALONE) if self.top_parts == 1
+                             else REY_FILL_BESIDE)
         return self.one >= REY_ONE and self.size >= REY_BIG and wide and \
             self.symmetry <= REY_SYMMETRY and self.hue_most <= REY_HUE_MOST
 
@@ -903,9 +903,10 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
     # oros: a gold coin, round and solid once an opening parts it from a hand or a horse's head,
     # standing out (little gold around it), beside the figure's middle
     gold = _interior(_within(hsv, (17, 101, 0), (34, 255, 255)), h)
-    solid = _holes_filled(gold) if HELD_COIN_HOLES and cv2.countNonZero(gold) >= 400 else gold
-    for kernel in COIN_OPENINGS if cv2.countNonZero(gold) >= 400 else ():  # (an opening only
-        # takes pixels away: too few for a coin, none is found)
+    enough = cv2.countNonZero(gold) >= 400  # (an opening only takes pixels away: too few for a
+    # coin, none is found)
+    solid = _holes_filled(gold) if HELD_COIN_HOLES and enough else gold
+    for kernel in COIN_OPENINGS if enough else ():
         for p in _parts(cv2.morphologyEx(solid, cv2.MORPH_OPEN, kernel), 400, card, keep=True,
                         where=_coin_place):
             if p.elongation <= 1.3 and p.solidity >= 0.93 and p.roundness >= 0.72:
