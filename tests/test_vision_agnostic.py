@@ -1733,3 +1733,27 @@ def test_a_numeral_gainsays_a_count_only_among_the_digits_given(monkeypatch):
     assert not numerals.gainsays(rect, "8", among=("7", "9"))
     like.update({"9": 0.85})
     assert numerals.gainsays(rect, "8", among=("7", "9"))
+
+
+def test_cups_run_together_in_threes_may_be_a_little_over_three(scene_reading, monkeypatch):
+    """Fresh-seed scene 780030: a Naipes 8 of copas in full view, its cups drawn touching in two
+    threes. Blur fills the gaps: each blob is 3.14 single cups, and the single cups were taken
+    for flourishes beside two large pintas. Up to `TRIPLE_OVER` over three times, the single
+    size is the pinta's."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 780030, "8C") == "8C"
+    monkeypatch.setattr(agnostic, "TRIPLE_OVER", 0.12)
+    assert scene_reading("naipes-libres", 780030, "8C") is None
+
+
+@pytest.mark.parametrize("seed", [780029, 780035])
+def test_a_grey_sword_takes_its_twins_suit(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: a Fournier 2 of espadas in full view draws one blade grey (0.00-0.03
+    blue), no suit's colours; its twin turned about the centre is alike and a sword, and the two
+    run across the middle as a 2's long pintas do (`TWIN_SUIT`)."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", seed, "2E") == "2E"
+    monkeypatch.setattr(agnostic, "TWIN_SUIT", False)
+    assert scene_reading("fournier-1878", seed, "2E") is None

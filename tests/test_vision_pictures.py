@@ -611,6 +611,7 @@ def test_a_club_held_at_the_chest_is_found_cut_from_the_sleeve_it_runs_into(scen
     assert scene_reading("naipes-libres", 30022, "12B") == "12B"
     assert scene_reading("naipes-libres", 30035, "12E") == "12E"
     monkeypatch.setattr(pictures, "CLUB_CUT", 0)
+    monkeypatch.setattr(pictures, "CLUB_PARTED", None)  # (which parts it from the sleeve too)
     assert scene_reading("naipes-libres", 30022, "12B") is None
 
 
@@ -744,3 +745,23 @@ def test_a_rey_with_his_arms_folded_is_nearly_his_own_mirror_image(scene_reading
     assert scene_reading("naipes-libres", 740022, "12O") == "12O"
     monkeypatch.setattr(pictures, "REY_SYMMETRY", 0.85)
     assert scene_reading("naipes-libres", 740022, "12O") is None
+
+
+@pytest.mark.parametrize("seed", [780043, 780047])
+def test_a_club_run_into_a_sleeve_is_parted_from_it(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: a Naipes rey of bastos in full view, turned, holds his club run into
+    his green sleeve through his hand, a neck 3-4 px wide. Opened by 5 px, the club stands
+    apart, as wide as a club cut at the chest (`CLUB_PARTED`)."""
+    assert scene_reading("naipes-libres", seed, "12B") == "12B"
+    monkeypatch.setattr(pictures, "CLUB_PARTED", None)
+    assert scene_reading("naipes-libres", seed, "12B") is None
+
+
+
+def test_a_club_parted_from_the_sleeve_gainsays_a_blade(scene_reading, monkeypatch):
+    """Fresh-seed scene 780081: a Naipes rey of bastos under a card's corner, read whole as on
+    top, showed a blade (his club's pale highlight) and no club: read 12E. His club parted from
+    his sleeve (`CLUB_PARTED`) names bastos too, and two suits name none: unknown, not wrong."""
+    assert scene_reading("naipes-libres", 780081, "12B") is None
+    monkeypatch.setattr(pictures, "CLUB_PARTED", None)
+    assert scene_reading("naipes-libres", 780081, "12B") == "12E"

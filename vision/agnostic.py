@@ -704,6 +704,13 @@ UNIT_DWARF = 0.1  # blobs of one size under this share of another size's (two or
 # of bastos's two clubs of 2,400 (seed 400016). Pintas run together make 9 of one size at most
 
 
+TRIPLE_OVER = 0.2  # a size up to this over three times another (and `MERGED_TOL` under) is pintas
+# run together in threes: blur fills the gaps between Naipes' 8 of copas's touching cups, its two
+# blobs of three 3.14 and 3.15 single cups (fresh seed 780030, in full view; `MERGED_TOL` either
+# way until the forty-seventh session). Not further under: a Fournier 4 of copas's cups are 2.83
+# times its flourishes (seed 90039)
+
+
 def _unit_area(areas: List[int]) -> Optional[float]:
     """The area of one pinta: the median of the largest group of blobs of about one size (two
     or more). On a tie the larger size, unless it is three or more times the smaller: pintas
@@ -722,7 +729,7 @@ def _unit_area(areas: List[int]) -> Optional[float]:
         elif len(group) == len(best):
             small, large = sorted((float(median(group)), float(median(best))))
             k = large / small
-            prefer_small = round(k) == 3 and abs(k - round(k)) <= MERGED_TOL
+            prefer_small = -MERGED_TOL <= k - 3 <= TRIPLE_OVER
             if (float(median(group)) == small) == prefer_small:  # the size the rule prefers
                 best = group
     # `statistics.median`: np.median's value for a list of ints, at a twentieth of its cost
@@ -1162,12 +1169,25 @@ COLOURED = 0.2  # a pinta has at least this share of its pixels in colour (a gil
                 # club's green); paper taken for ink, a hand over most of the card, has none
 
 
+TWIN_SUIT = True  # a long pinta of no suit's colours is its turned twin's suit, if alike in size,
+# shape and colours (`_across_alike`): Fournier's 2 of espadas draws one blade grey, 0.00-0.03
+# blue, the other 0.06-0.08 (fresh seeds 780029 and 780035, in full view)
+
+
 def _across_middle(blobs: List[Pinta]) -> bool:
     """Whether every blob is a coloured pinta by its shape and runs across the card's middle
     row: long pintas standing side by side (the pintas of a larger card lie in rows off the
     middle, or one lies flat across it; paper left between the fingers of a hand is dull)."""
-    return all(b.box[1] < 0.5 < b.box[3] and b.suit() and sum(b.colours.values()) >= COLOURED
-               for b in blobs)
+    return all(b.box[1] < 0.5 < b.box[3] and _suited(b, blobs) and
+               sum(b.colours.values()) >= COLOURED for b in blobs)
+
+
+def _suited(b: Pinta, blobs: List[Pinta]) -> bool:
+    """Whether ``b`` has a suit's shape, or (`TWIN_SUIT`) its twin turned about the card's
+    centre, one of ``blobs`` alike, has."""
+    return b.suit() is not None or TWIN_SUIT and any(
+        o is not b and o.suit() is not None and _across_alike(b, o, 1 - b.x, 1 - b.y)
+        for o in blobs)
 
 
 OWN_MIRROR_MARGIN = 0.02  # a pinta is its own mirror image if that falls this near its box (of the

@@ -787,6 +787,10 @@ CLUB_CUT_SOLID = 0.7  # ... and this solid (the hand round its handle: 0.73 and 
 # as for a club standing clear, left two Naipes reyes of bastos unread on seeds 30000+ and 60000+)
 CLUB_CUT_WIDTH = 11.0  # ... and there a club is this wide at least (px, of its length): the green
 # sleeve of the Naipes rey of espadas, cut so, is a bar 9 px wide (the reyes' clubs 13-16)
+CLUB_PARTED = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # no club found, the green is
+# looked at again opened this wide (None: not): a Naipes rey of bastos turned holds his club run
+# into his green sleeve through his hand, a neck 3-4 px wide (fresh seeds 780043 and 780047, in
+# full view); parted, the club is as wide as `CLUB_CUT_WIDTH` at least
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -918,19 +922,23 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
             break
 
     # bastos: a solid club, yellow-green to green, of a club's width, from near the top
-    green = _interior(_within(hsv, (29, 91, 0), (90, 255, 255)), h)
-    green = cv2.morphologyEx(green, cv2.MORPH_OPEN, _K3)
-    for cut in (None,) + ((int(CLUB_CUT * h),) if CLUB_CUT else ()):
-        if cut is not None:  # a club held at the chest, run into a sleeve or robe of its green
-            green[cut:] = 0
-        for p in _parts(green, 370, card, where=_club_place) \
-                if cv2.countNonZero(green) >= 370 else ():
-            if p.elongation >= CLUB_ELONGATION and \
-                    p.solidity >= (0.75 if cut is None else CLUB_CUT_SOLID) and \
-                    (9.0 if cut is None else CLUB_CUT_WIDTH) <= p.width <= 17.0 and \
-                    30 <= p.length <= 70:
-                found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
-                found_at["B"] = p
+    all_green = _interior(_within(hsv, (29, 91, 0), (90, 255, 255)), h)
+    for opening in (_K3,) + ((CLUB_PARTED,) if CLUB_PARTED is not None else ()):
+        green = cv2.morphologyEx(all_green, cv2.MORPH_OPEN, opening)
+        parted = opening is not _K3  # (a club parted from a sleeve it ran into through the hand)
+        for cut in (None,) + ((int(CLUB_CUT * h),) if CLUB_CUT else ()):
+            if cut is not None:  # a club held at the chest, run into a sleeve or robe of its green
+                green[cut:] = 0
+            for p in _parts(green, 370, card, where=_club_place) \
+                    if cv2.countNonZero(green) >= 370 else ():
+                if p.elongation >= CLUB_ELONGATION and \
+                        p.solidity >= (0.75 if cut is None else CLUB_CUT_SOLID) and \
+                        (9.0 if cut is None and not parted else CLUB_CUT_WIDTH) <= p.width \
+                        <= 17.0 and 30 <= p.length <= 70:
+                    found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
+                    found_at["B"] = p
+            if "B" in found:
+                break
         if "B" in found:
             break
 
