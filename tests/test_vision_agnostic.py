@@ -1757,3 +1757,23 @@ def test_a_grey_sword_takes_its_twins_suit(scene_reading, monkeypatch, seed):
     assert scene_reading("fournier-1878", seed, "2E") == "2E"
     monkeypatch.setattr(agnostic, "TWIN_SUIT", False)
     assert scene_reading("fournier-1878", seed, "2E") is None
+
+
+@pytest.mark.parametrize("seed", [780041, 780051, 780058])
+def test_a_sword_the_fill_makes_short_is_counted(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: a Naipes 3 of espadas under the stock, its middle sword turned the
+    other way from the two beside it. Filled from its image turned, that sword has two points and
+    no hilt, 0.73 of the others: the count takes it as one pinta, and what the fill keeps and
+    joins must take it so too (`FILLED_COUNTS_LOOSE`, `_short_one`)."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", seed, "3E") == "3E"
+    monkeypatch.setattr(agnostic, "FILLED_COUNTS_LOOSE", False)
+    assert scene_reading("naipes-libres", seed, "3E") is None
+
+
+def test_a_pinta_over_its_size_is_not_made_short(scene_reading):
+    """Seed 30079: a Naipes 8 of espadas under the stock fills with a ninth blob from the stock's
+    edge; its swords in view are 1.2-1.27 of the filled ones. Only blobs under the size count
+    as short ones (`_short_one`): with those over it counted too it read 9E."""
+    assert scene_reading("naipes-libres", 30079, "8E") is None

@@ -1761,6 +1761,12 @@ FILLED_CUT_GOES_ON = True  # a pinta in view cut by the cover goes on into a cou
 FILLED_COUNTS_RUNS = True  # ... what the count holds is its pintas run together too (`_whole_run`),
 # not its single pintas only: Naipes' 8 of oros under the stock, filled, its centre coin run
 # into the two beside it
+FILLED_COUNTS_LOOSE = True  # ... and a single pinta the fill made short, by as much as the count
+# takes one (`LOOSE_TOL`; `_short_one`), here and where the fill joins a blob to what is in view:
+# Naipes' 3 of espadas under the stock, its middle sword turned the other way, fills with two
+# points and no hilt, 0.73 of a sword with one (fresh seeds 780041, 780051, 780058). Not a blob
+# over the size: a Naipes 8 of espadas under the stock, its swords in view 1.2-1.27 of the
+# filled ones, read 9E with them counted (seed 30079)
 FILLED_RUN_ACROSS = True  # ... and a blob across the fill may be coins run together (`_whole_run`,
 # `_gold`: Fournier's 5s and Naipes' 8s and 9s of oros under the stock, their coins touching.
 # Not any pintas: a Fournier 5 of espadas's lower swords, filled, ran together through the
@@ -1800,6 +1806,13 @@ def _whole_run(b: Pinta, unit: float) -> bool:
     k = b.area / unit
     m = int(round(k))
     return abs(k - 1) <= UNIT_TOL if m <= 1 else abs(k - m) <= LOOSE_TOL
+
+
+def _short_one(b: Pinta, unit: float) -> bool:
+    """Whether a filled card's blob ``b`` is one pinta the fill made short (`FILLED_COUNTS_LOOSE`):
+    under size ``unit`` by as much as the count takes a single pinta (`LOOSE_TOL`). Not over it:
+    a pinta and what the fill joined to it."""
+    return FILLED_COUNTS_LOOSE and UNIT_TOL < 1 - b.area / unit <= LOOSE_TOL
 
 
 def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
@@ -1995,7 +2008,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in [b for b in blobs if _whole_run(b, unit)] if FILLED_COUNTS_RUNS else sized:
+        for b in [b for b in blobs if _whole_run(b, unit) or _short_one(b, unit)] \
+                if FILLED_COUNTS_RUNS else sized:
             _paint(counted, b, w, h)
         for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
@@ -2017,8 +2031,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         mine = b.pixels.astype(bool)
         part = take[by:by + ph, bx:bx + pw] & mine
         if part.any() and part.sum() < mine.sum():
-            if abs(b.area / unit - 1) > UNIT_TOL and not (
-                    FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
+            if abs(b.area / unit - 1) > UNIT_TOL and not _short_one(b, unit) and \
+                    not (FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
                 return None, "a blob across the fill that is no pinta"
             if FILLED_ONE_PIECE:
                 _, _, stats, _ = cv2.connectedComponentsWithStats((mine & ~part).astype(np.uint8),
