@@ -1777,3 +1777,16 @@ def test_a_pinta_over_its_size_is_not_made_short(scene_reading):
     edge; its swords in view are 1.2-1.27 of the filled ones. Only blobs under the size count
     as short ones (`_short_one`): with those over it counted too it read 9E."""
     assert scene_reading("naipes-libres", 30079, "8E") is None
+
+
+@pytest.mark.parametrize("seed, code", [(780046, "4O"), (780088, "4C")])
+def test_the_fill_may_cut_the_makers_name(scene_reading, monkeypatch, seed, code):
+    """Fresh-seed scenes: a Fournier 4 under the stock prints its maker's name in red between
+    its pintas. Filled from its image turned, the lettering in view runs into the lettering
+    filled: a blob across the fill, but a small one coloured unlike the pintas, an ornament as
+    the count takes it (`FILLED_ORNAMENTS`)."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", seed, code) == code
+    monkeypatch.setattr(agnostic, "FILLED_ORNAMENTS", False)
+    assert scene_reading("fournier-1878", seed, code) is None

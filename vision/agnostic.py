@@ -1767,6 +1767,10 @@ FILLED_COUNTS_LOOSE = True  # ... and a single pinta the fill made short, by as 
 # points and no hilt, 0.73 of a sword with one (fresh seeds 780041, 780051, 780058). Not a blob
 # over the size: a Naipes 8 of espadas under the stock, its swords in view 1.2-1.27 of the
 # filled ones, read 9E with them counted (seed 30079)
+FILLED_ORNAMENTS = True  # ... but a blob under `SMALL_BLOB` pintas, coloured unlike them
+# (`ORNAMENT_HUES`), is an ornament the fill may cut: Fournier's 4 of oros prints its maker's name
+# in red between the coins, and under the stock the fill joins the lettering turned to what shows
+# (fresh seed 780046)
 FILLED_RUN_ACROSS = True  # ... and a blob across the fill may be coins run together (`_whole_run`,
 # `_gold`: Fournier's 5s and Naipes' 8s and 9s of oros under the stock, their coins touching.
 # Not any pintas: a Fournier 5 of espadas's lower swords, filled, ran together through the
@@ -2025,7 +2029,12 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
                         not (FILLED_CUT_WHOLE and _whole_in_view(mine, seen_part, blobs, w, h)):
                     return None, "a pinta cut where the fill leaves paper"  # (whole: asked last,
                     # of a pinta cut, for it paints every blob of the filled card)
+    usual = {hue: float(np.mean([b.colours[hue] for b in sized])) for hue in HUES} \
+        if FILLED_ORNAMENTS and sized else None
     for b in blobs:  # a blob the fill joins to what is in view must be one pinta, made whole
+        if usual is not None and b.area < SMALL_BLOB * unit and \
+                _hue_distance(b, usual) >= ORNAMENT_HUES:
+            continue  # (a flourish or lettering, coloured unlike the pintas: as the count)
         bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
         ph, pw = b.pixels.shape
         mine = b.pixels.astype(bool)
