@@ -1790,3 +1790,34 @@ def test_the_fill_may_cut_the_makers_name(scene_reading, monkeypatch, seed, code
     assert scene_reading("fournier-1878", seed, code) == code
     monkeypatch.setattr(agnostic, "FILLED_ORNAMENTS", False)
     assert scene_reading("fournier-1878", seed, code) is None
+
+
+@pytest.mark.parametrize("deck, seed, code", [("fournier-1878", 780033, "5E"),
+                                              ("fournier-1878", 780047, "7E"),
+                                              ("naipes-libres", 780084, "4O")])
+def test_corners_hidden_at_both_ends_with_no_room_for_a_pinta(scene_reading, monkeypatch, deck,
+                                                              seed, code):
+    """Fresh-seed scenes: cards nearly in full view but for a fingertip at one end and another
+    card's corner across from it. What is hidden at both ends (their turned images meet) is a
+    pinta's area or more, but no pinta like those in view fits in it (`BOTH_NO_ROOM`,
+    `_room_for_one`): no pair of pintas lies unseen there, and the count in view stands."""
+    from vision import agnostic
+
+    assert scene_reading(deck, seed, code) == code
+    monkeypatch.setattr(agnostic, "BOTH_NO_ROOM", False)
+    assert scene_reading(deck, seed, code) is None
+
+
+def test_room_for_one_pinta():
+    """`_room_for_one`: a hidden region fits a pinta like one in view, or it turned a quarter."""
+    from vision import agnostic
+    from vision.agnostic import Pinta
+
+    sword = np.ones((30, 6), np.uint8)
+    b = Pinta(180, 5.0, 1.0, {h: 0.0 for h in agnostic.HUES}, pixels=sword)
+    both = np.zeros((180, 120), np.uint8)
+    both[10:25, 10:50] = 1  # 15 x 40: the sword fits only lying
+    assert agnostic._room_for_one(both, [b], 180.0)
+    both[:] = 0
+    both[10:25, 10:25] = 1  # 15 x 15: it fits neither way
+    assert not agnostic._room_for_one(both, [b], 180.0)

@@ -1287,6 +1287,10 @@ MIRROR_PAD_PX = 6  # the map of what covers a card, grown by this (rectified px)
 MIRROR_MOST = 0.5  # no more of the pinta box than this may be covered
 MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when this much of its box is
 BOTH_SIDES_MOST = 0.5  # of one pinta's area: a part hidden whose turned image is hidden too
+BOTH_NO_ROOM = True  # ... counts only if a pinta like those in view fits in it (`_room_for_one`):
+# a fingertip over one pinta's end and a card's corner over the index across from it hide
+# corners where no pinta lies (Fournier's 5 of espadas in full view but for those, fresh seed
+# 780033)
 # can hold a pinta and its twin, both unseen, only if it is as large as a pinta (a pinta only
 # partly in it shows the rest of itself, cut, and its twin, cut: no twin of a whole one, so no
 # count); a card in a trick, covered at both ends by its neighbours, often has a corner of each
@@ -1398,6 +1402,20 @@ def _where_extra_lies(b: "Pinta") -> bool:
     return MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE
 
 
+def _room_for_one(both: np.ndarray, whole: List["Pinta"], unit: float) -> bool:
+    """Whether one of the pintas in view (``whole``, those of about ``unit``'s size), or it
+    turned a quarter, fits wholly inside ``both`` (0/1: hidden, and its turned image hidden too):
+    else no pair of pintas can lie unseen there."""
+    sized = [b for b in whole if abs(b.area / unit - 1) <= UNIT_TOL and b.pixels is not None]
+    if not sized:
+        return True
+    for b in sized:
+        for shape in (b.pixels, b.pixels.T):
+            if cv2.erode(both, np.ascontiguousarray(shape), borderValue=0).any():
+                return True
+    return False
+
+
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
                   cover: Optional[Tuple[np.ndarray, np.ndarray]] = None
                   ) -> Tuple[Optional[str], str]:
@@ -1448,7 +1466,8 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
             return f"2{suit}", "ok (two long pintas side by side, one cut)"
     if unit is None:
         return None, NO_UNIT
-    if both > BOTH_SIDES_MOST * unit:
+    if both > BOTH_SIDES_MOST * unit and \
+            (not BOTH_NO_ROOM or _room_for_one(under & under[::-1, ::-1], whole, unit)):
         return None, "covered on both sides of the centre"
     singles = [b for b in whole if b.area >= 0.3 * unit]
     if MIRROR_ORNAMENTS:  # a flourish or the maker's name between the pintas, in other colours
