@@ -1805,6 +1805,7 @@ def test_corners_hidden_at_both_ends_with_no_room_for_a_pinta(scene_reading, mon
 
     assert scene_reading(deck, seed, code) == code
     monkeypatch.setattr(agnostic, "BOTH_NO_ROOM", False)
+    monkeypatch.setattr(agnostic, "FILLED_NO_ROOM", False)  # (the filled count asks alike)
     assert scene_reading(deck, seed, code) is None
 
 
@@ -1821,3 +1822,14 @@ def test_room_for_one_pinta():
     both[:] = 0
     both[10:25, 10:25] = 1  # 15 x 15: it fits neither way
     assert not agnostic._room_for_one(both, [b], 180.0)
+
+
+def test_a_fill_hiding_no_room_for_a_pinta_at_both_ends(scene_reading, monkeypatch):
+    """Fresh-seed scene 780005: a Naipes 4 of copas under two cards, filled from its image turned.
+    The pixels hidden at both ends, painted paper, are over half a cup's area, but no cup fits in
+    them (`FILLED_NO_ROOM`): the filled count stands."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 780005, "4C") == "4C"
+    monkeypatch.setattr(agnostic, "FILLED_NO_ROOM", False)
+    assert scene_reading("naipes-libres", 780005, "4C") is None

@@ -1786,6 +1786,8 @@ FILLED_COUNTS_LOOSE = True  # ... and a single pinta the fill made short, by as 
 # points and no hilt, 0.73 of a sword with one (fresh seeds 780041, 780051, 780058). Not a blob
 # over the size: a Naipes 8 of espadas under the stock, its swords in view 1.2-1.27 of the
 # filled ones, read 9E with them counted (seed 30079)
+FILLED_NO_ROOM = True  # what both ends hide counts only if a pinta fits in it, as for
+# `read_mirrored` (`BOTH_NO_ROOM`): a Naipes 4 of copas under two cards (fresh seed 780005)
 FILLED_ORNAMENTS = True  # ... but a blob under `SMALL_BLOB` pintas, coloured unlike them
 # (`ORNAMENT_HUES`), is an ornament the fill may cut: Fournier's 4 of oros prints its maker's name
 # in red between the coins, and under the stock the fill joins the lettering turned to what shows
@@ -2021,7 +2023,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         code = f"{told}{code[-1]}"
     if unit is None:
         return None, NO_UNIT
-    if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit:
+    if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit and \
+            (not FILLED_NO_ROOM or _room_for_one(_in_box(lost.view(np.uint8)), sized, unit)):
         return None, "covered on both sides of the centre"
     suit = code[-1]
     own = [b.suit() for b in sized]
