@@ -1833,3 +1833,27 @@ def test_a_fill_hiding_no_room_for_a_pinta_at_both_ends(scene_reading, monkeypat
     assert scene_reading("naipes-libres", 780005, "4C") == "4C"
     monkeypatch.setattr(agnostic, "FILLED_NO_ROOM", False)
     assert scene_reading("naipes-libres", 780005, "4C") is None
+
+
+def test_no_room_is_not_asked_of_a_centre_pinta_cut(scene_reading, monkeypatch):
+    """Seed 30040: a Naipes 5 of bastos under a card, its centre club half hidden; filled, it
+    lies in two pieces either side of paper painted where both ends are hidden. No club fits in
+    that paper, but it lies at the centre beside ink in view: a centre pinta cut, its own twin,
+    may lie there (`NO_ROOM_CENTRE`). Asked anyway, the card read 4B."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 30040, "5B") is None
+    monkeypatch.setattr(agnostic, "NO_ROOM_CENTRE", 0.0)
+    assert scene_reading("naipes-libres", 30040, "5B") == "4B"
+
+
+@pytest.mark.parametrize("seed", [780040, 780095])
+def test_the_fill_keeps_a_fives_large_centre_coin(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: a Naipes 5 of oros under a card. Its large centre coin, 2.4 coins, is
+    one pinta to the count (`_big_coin`); the fill's checks took it for ink the count left out,
+    or for a blob across the fill that is no pinta (`FILLED_BIG_COIN`)."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", seed, "5O") == "5O"
+    monkeypatch.setattr(agnostic, "FILLED_BIG_COIN", False)
+    assert scene_reading("naipes-libres", seed, "5O") is None

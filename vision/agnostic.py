@@ -794,7 +794,7 @@ def count_pintas(rect_bgr: np.ndarray, whole_layout: bool = False,
                 smaller.append(b)
             continue
         if k >= 1.5 and b.solidity >= MERGED_SOLIDITY:  # one solid blob, bigger than a pinta
-            if k <= 3.5 and b.elongation < 1.2 and b.suit() == "O":
+            if _big_coin(b, unit):
                 n += 1  # the large centre coin of the 5 of oros
                 placed.append(b)
                 continue
@@ -1402,6 +1402,20 @@ def _where_extra_lies(b: "Pinta") -> bool:
     return MIDDLE_COLUMN[0] <= b.x <= MIDDLE_COLUMN[1] and abs(b.y - 0.5) > ODD_OFF_MIDDLE
 
 
+NO_ROOM_CENTRE = 0.2  # of the card's width: what both ends hide this near the centre, with ink
+# in view there too, may be a centre pinta cut, its own twin (a 5's): a Naipes 5 of bastos, its
+# centre club half hidden and filled in two pieces either side of paper, read 4B without this
+# (seed 30040)
+
+
+def _near_centre(hidden: np.ndarray) -> bool:
+    """Whether any of ``hidden`` (card-sized, nonzero where hidden) lies within `NO_ROOM_CENTRE`
+    of the card's centre."""
+    h, w = hidden.shape
+    r = int(round(NO_ROOM_CENTRE * w))
+    return bool(hidden[max(h // 2 - r, 0):h // 2 + r, max(w // 2 - r, 0):w // 2 + r].any())
+
+
 def _room_for_one(both: np.ndarray, whole: List["Pinta"], unit: float) -> bool:
     """Whether one of the pintas in view (``whole``, those of about ``unit``'s size), or it
     turned a quarter, fits wholly inside ``both`` (0/1: hidden, and its turned image hidden too):
@@ -1788,6 +1802,9 @@ FILLED_COUNTS_LOOSE = True  # ... and a single pinta the fill made short, by as 
 # filled ones, read 9E with them counted (seed 30079)
 FILLED_NO_ROOM = True  # what both ends hide counts only if a pinta fits in it, as for
 # `read_mirrored` (`BOTH_NO_ROOM`): a Naipes 4 of copas under two cards (fresh seed 780005)
+FILLED_BIG_COIN = True  # ... and the 5 of oros's large centre coin, as the count takes it
+# (`_big_coin`), here and across the fill (its own twin): Naipes' 5 of oros under a card, its
+# centre coin 2.4 coins (fresh seeds 780040, 780095)
 FILLED_ORNAMENTS = True  # ... but a blob under `SMALL_BLOB` pintas, coloured unlike them
 # (`ORNAMENT_HUES`), is an ornament the fill may cut: Fournier's 4 of oros prints its maker's name
 # in red between the coins, and under the stock the fill joins the lettering turned to what shows
@@ -1831,6 +1848,13 @@ def _whole_run(b: Pinta, unit: float) -> bool:
     k = b.area / unit
     m = int(round(k))
     return abs(k - 1) <= UNIT_TOL if m <= 1 else abs(k - m) <= LOOSE_TOL
+
+
+def _big_coin(b: Pinta, unit: float) -> bool:
+    """Whether blob ``b`` is the 5 of oros's large centre coin, counted as one pinta: one solid
+    round gold blob of 1.5-3.5 pintas of size ``unit``."""
+    return 1.5 <= b.area / unit <= 3.5 and b.solidity >= MERGED_SOLIDITY and \
+        b.elongation < 1.2 and b.suit() == "O"
 
 
 def _short_one(b: Pinta, unit: float) -> bool:
@@ -2024,7 +2048,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
     if unit is None:
         return None, NO_UNIT
     if lost.any() and int(lost[y0:y1, x0:x1].sum()) > BOTH_SIDES_MOST * unit and \
-            (not FILLED_NO_ROOM or _room_for_one(_in_box(lost.view(np.uint8)), sized, unit)):
+            (not FILLED_NO_ROOM or _near_centre(lost) and _near_centre(_in_box(ink) & ~cov)
+             or _room_for_one(_in_box(lost.view(np.uint8)), sized, unit)):
         return None, "covered on both sides of the centre"
     suit = code[-1]
     own = [b.suit() for b in sized]
@@ -2034,8 +2059,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in [b for b in blobs if _whole_run(b, unit) or _short_one(b, unit)] \
-                if FILLED_COUNTS_RUNS else sized:
+        for b in [b for b in blobs if _whole_run(b, unit) or _short_one(b, unit) or
+                  FILLED_BIG_COIN and _big_coin(b, unit)] if FILLED_COUNTS_RUNS else sized:
             _paint(counted, b, w, h)
         for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
@@ -2063,7 +2088,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         part = take[by:by + ph, bx:bx + pw] & mine
         if part.any() and part.sum() < mine.sum():
             if abs(b.area / unit - 1) > UNIT_TOL and not _short_one(b, unit) and \
-                    not (FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
+                    not (FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)) and \
+                    not (FILLED_BIG_COIN and _big_coin(b, unit)):
                 return None, "a blob across the fill that is no pinta"
             if FILLED_ONE_PIECE:
                 _, _, stats, _ = cv2.connectedComponentsWithStats((mine & ~part).astype(np.uint8),
