@@ -1287,13 +1287,12 @@ MIRROR_PAD_PX = 6  # the map of what covers a card, grown by this (rectified px)
 MIRROR_MOST = 0.5  # no more of the pinta box than this may be covered
 MIRROR_TWIN = 0.3  # a pinta's twin (its mirror image) counts as hidden when this much of its box is
 BOTH_SIDES_MOST = 0.5  # of one pinta's area: a part hidden whose turned image is hidden too
-BOTH_NO_ROOM = True  # ... counts only if a pinta like those in view fits in it (`_room_for_one`):
-# a fingertip over one pinta's end and a card's corner over the index across from it hide
-# corners where no pinta lies (Fournier's 5 of espadas in full view but for those, fresh seed
-# 780033)
 # can hold a pinta and its twin, both unseen, only if it is as large as a pinta (a pinta only
 # partly in it shows the rest of itself, cut, and its twin, cut: no twin of a whole one, so no
 # count); a card in a trick, covered at both ends by its neighbours, often has a corner of each
+BOTH_NO_ROOM = True  # ... and only if a pinta like those in view fits in it (`_room_for_one`): a
+# fingertip over one pinta's end and a card's corner over the index across from it hide corners
+# where no pinta lies (Fournier's 5 of espadas in full view but for those, fresh seed 780033)
 MIDDLE_COLUMN = (0.35, 0.65)  # of the card's width: where a 7's or 9's extra pinta lies
 EDGE_STRIP = 6.0  # a cut blob this elongated, in other colours than the pintas, is the side of
                   # the card or stock on top beyond its outline (Fournier's tan stock over a 4 of
