@@ -1859,3 +1859,15 @@ def test_the_fill_keeps_a_fives_large_centre_coin(scene_reading, monkeypatch, se
     assert scene_reading("naipes-libres", seed, "5O") == "5O"
     monkeypatch.setattr(agnostic, "FILLED_BIG_COIN", False)
     assert scene_reading("naipes-libres", seed, "5O") is None
+
+
+def test_a_two_both_of_whose_pintas_the_stock_cuts(scene_reading, monkeypatch):
+    """Fresh-seed scene 780077: a Naipes 2 of bastos, the trump under the stock, shows its two
+    clubs side by side, both cut at the stock's edge: no pinta whole, so no size to count by.
+    Two long coloured pintas, each the other's mirror image across the middle column and level
+    with it, both cut, are a 2 (`TWO_CUT`, `_two_cut`): a 4's or 6's end shows whole pintas."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 780077, "2B") == "2B"
+    monkeypatch.setattr(agnostic, "TWO_CUT", False)
+    assert scene_reading("naipes-libres", 780077, "2B") is None

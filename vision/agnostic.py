@@ -1477,6 +1477,10 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         suit = _two_across(whole, cut, cov)
         if suit is not None:
             return f"2{suit}", "ok (two long pintas side by side, one cut)"
+    if unit is None and TWO_CUT and not both:
+        suit = _two_cut(whole, cut, cov)
+        if suit is not None:
+            return f"2{suit}", "ok (two long pintas side by side, both cut)"
     if unit is None:
         return None, NO_UNIT
     if both > BOTH_SIDES_MOST * unit and \
@@ -2258,6 +2262,42 @@ def _two_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Option
     if float(middle.mean()) > hidden:
         return None
     return suit
+
+
+TWO_CUT = True  # ... or both cut at one end (the trump 2 under the stock: `_two_cut`)
+TWO_CUT_LONG = 0.4  # each in view this much of the card's height at least (a 4's or 6's pintas
+# at one end are whole, and shorter)
+
+
+def _two_cut(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[str]:
+    """The suit of a 2 of long pintas standing side by side (bastos, espadas) whose one end the
+    card on top hides (the trump under the stock): exactly two coloured blobs of substance in
+    view, both cut by the cover, long (`TWO_CUT_LONG` of the card's height, elongation
+    `TWO_TWIN`'s), each the other's mirror image across the middle column (`TWO_SIDE` to either
+    side), level with each other, of one suit's shape (one may have none: Naipes draws one club
+    red and one green, Fournier one blade grey), and the middle column mostly in view, where a
+    3's third would stand (`TWO_MIDDLE`). No other card shows just that: a 4's, 5's or 6's end
+    shows whole pintas, a 3 three. Else None."""
+    h, w = cov.shape
+    blobs = [b for b in whole + cut if sum(b.colours.values()) >= COLOURED]
+    big = [b for b in blobs if b.area >= 0.3 * max((o.area for o in blobs), default=0)]
+    if len(big) != 2 or any(not any(b is c for c in cut) for b in big):
+        return None
+    a, b = sorted(big, key=lambda p: p.x)
+    longest = TWO_TWIN[2]
+    if a.x > 0.5 - TWO_SIDE or b.x < 0.5 + TWO_SIDE or abs(a.x - (1 - b.x)) >= LAYOUT_TOL or \
+            min(a.elongation, b.elongation) < longest or \
+            min(a.box[3] - a.box[1], b.box[3] - b.box[1]) < TWO_CUT_LONG or \
+            abs(a.box[1] - b.box[1]) >= LAYOUT_TOL or abs(a.box[3] - b.box[3]) >= LAYOUT_TOL:
+        return None
+    suits = {p.suit() for p in (a, b)} - {None}
+    if len(suits) != 1 or not suits <= {"B", "E"}:
+        return None
+    (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
+    middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
+    if float(middle.mean()) > hidden:
+        return None
+    return suits.pop()
 
 
 CENTRE_CUT = True  # a cut pinta on the card's centre counts once (`_centre_cut`)
