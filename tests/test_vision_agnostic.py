@@ -303,6 +303,7 @@ def test_a_sword_cut_by_the_card_on_top_is_read_from_the_card_filled(name, code,
     from vision import agnostic
     from vision.agnostic import layout_keep, read_filled, read_mirrored
 
+    monkeypatch.setattr(agnostic, "TWO_CUT", False)  # (a 2 whose swords are both cut: `_two_cut`)
     deck = synth.builtin(40) if name == "builtin" else _deck(name)
     rect, cover = _laid_over(_rects(deck, [code])[code], below)
     assert read_mirrored(rect, cover)[0] is None
@@ -1471,7 +1472,8 @@ def test_a_two_of_long_pintas_one_of_them_cut_is_read(scene_reading, monkeypatch
 
     assert scene_reading(name, seed, "2B") == "2B"
     monkeypatch.setattr(agnostic, "TWO_ACROSS", False)
-    assert scene_reading(name, seed, "2B") is None
+    monkeypatch.setattr(agnostic, "TWO_CUT", False)  # (which reads these too: the whole club
+    assert scene_reading(name, seed, "2B") is None  # touches the grown cover as well)
 
 
 def test_coins_run_together_across_the_fill_are_pintas_but_other_runs_are_not(
