@@ -1867,6 +1867,13 @@ def _short_one(b: Pinta, unit: float) -> bool:
     return FILLED_COUNTS_LOOSE and UNIT_TOL < 1 - b.area / unit <= LOOSE_TOL
 
 
+def _filled_one(b: Pinta, unit: float) -> bool:
+    """Whether a filled card's blob ``b``, off size ``unit``, is still one pinta as the count
+    takes it: made short by the fill (`_short_one`), or the 5 of oros's large centre coin
+    (`FILLED_BIG_COIN`). What the fill keeps and what it joins are judged alike."""
+    return _short_one(b, unit) or FILLED_BIG_COIN and _big_coin(b, unit)
+
+
 def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     """Sets blob ``b``'s pixels in the card-sized ``mask``."""
     bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
@@ -2062,8 +2069,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         return None, "cups run together"
     if FILLED_KEEPS_INK:  # the fill must not break a pinta in view (a centre sword, its hilt
         counted = np.zeros((h, w), bool)  # filled from its tip): what it counts holds the ink
-        for b in [b for b in blobs if _whole_run(b, unit) or _short_one(b, unit) or
-                  FILLED_BIG_COIN and _big_coin(b, unit)] if FILLED_COUNTS_RUNS else sized:
+        for b in [b for b in blobs if _whole_run(b, unit) or _filled_one(b, unit)] \
+                if FILLED_COUNTS_RUNS else sized:
             _paint(counted, b, w, h)
         for b in pintas(rect_bgr, ink=ink):
             if b.area >= SMALL_BLOB * unit:
@@ -2090,9 +2097,8 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         mine = b.pixels.astype(bool)
         part = take[by:by + ph, bx:bx + pw] & mine
         if part.any() and part.sum() < mine.sum():
-            if abs(b.area / unit - 1) > UNIT_TOL and not _short_one(b, unit) and \
-                    not (FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)) and \
-                    not (FILLED_BIG_COIN and _big_coin(b, unit)):
+            if abs(b.area / unit - 1) > UNIT_TOL and not _filled_one(b, unit) and \
+                    not (FILLED_RUN_ACROSS and _gold(b) and _whole_run(b, unit)):
                 return None, "a blob across the fill that is no pinta"
             if FILLED_ONE_PIECE:
                 _, _, stats, _ = cv2.connectedComponentsWithStats((mine & ~part).astype(np.uint8),
@@ -2257,11 +2263,18 @@ def _two_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Option
             (twin[0].elongation if len(twin) == 1 else
              max(x1 - x0, y1 - y0) / max(min(x1 - x0, y1 - y0), 1.0)) < longest:
         return None
-    (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
-    middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
-    if float(middle.mean()) > hidden:
+    if not _middle_in_view(cov):
         return None
     return suit
+
+
+def _middle_in_view(cov: np.ndarray) -> bool:
+    """Whether the middle column (`TWO_MIDDLE`), where a 3's third pinta would stand, is mostly in
+    view (``cov``: card-sized, 1 where hidden)."""
+    h, w = cov.shape
+    (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
+    middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
+    return float(middle.mean()) <= hidden
 
 
 TWO_CUT = True  # ... or both cut at one end (the trump 2 under the stock: `_two_cut`)
@@ -2278,7 +2291,6 @@ def _two_cut(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[
     red and one green, Fournier one blade grey), and the middle column mostly in view, where a
     3's third would stand (`TWO_MIDDLE`). No other card shows just that: a 4's, 5's or 6's end
     shows whole pintas, a 3 three. Else None."""
-    h, w = cov.shape
     blobs = [b for b in whole + cut if sum(b.colours.values()) >= COLOURED]
     big = [b for b in blobs if b.area >= 0.3 * max((o.area for o in blobs), default=0)]
     if len(big) != 2 or any(not any(b is c for c in cut) for b in big):
@@ -2291,11 +2303,7 @@ def _two_cut(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[
             abs(a.box[1] - b.box[1]) >= LAYOUT_TOL or abs(a.box[3] - b.box[3]) >= LAYOUT_TOL:
         return None
     suits = {p.suit() for p in (a, b)} - {None}
-    if len(suits) != 1 or not suits <= {"B", "E"}:
-        return None
-    (mx0, mx1), (my0, my1), hidden = TWO_MIDDLE
-    middle = cov[int(my0 * h):int(np.ceil(my1 * h)), int(mx0 * w):int(np.ceil(mx1 * w))]
-    if float(middle.mean()) > hidden:
+    if len(suits) != 1 or not suits <= {"B", "E"} or not _middle_in_view(cov):
         return None
     return suits.pop()
 
