@@ -1655,6 +1655,8 @@ def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeyp
     assert read([pinta()] * 4, [pinta(None)]) == "7C"
     assert read([pinta()] * 7, [pinta(None)]) is None  # 8 in view: no 7
     assert read([pinta()] * 2, [pinta(None)]) is None  # 3 in view: a 3 may look like a 7
+    assert read([pinta()] * 2, [pinta(None, 750)]) == "7C"  # a blob of two run together
+    assert read([pinta()] * 2, [pinta(None, 690)]) is None  # ... (1.73 pintas' ink: one)
     assert read([pinta()] * 3 + [pinta("O")], [pinta(None)]) is None  # two suits
     assert read([pinta()] + [pinta(None)] * 3, [pinta(None)]) is None  # one whole pinta
     assert read([pinta(area=300), pinta(area=600)] * 2, [pinta(None)]) is None  # unlike sizes
@@ -1873,3 +1875,17 @@ def test_a_two_both_of_whose_pintas_the_stock_cuts(scene_reading, monkeypatch):
     assert scene_reading("naipes-libres", 780077, "2B") == "2B"
     monkeypatch.setattr(agnostic, "TWO_CUT", False)
     assert scene_reading("naipes-libres", 780077, "2B") is None
+
+
+@pytest.mark.parametrize("name, seed, code", [("builtin-40", 60028, "6E"),
+                                             ("naipes-libres", 120026, "7B")])
+def test_a_numeral_counts_pintas_run_together_by_their_ink(scene_reading, monkeypatch, name,
+                                                           seed, code):
+    """Fresh-seed scenes: covered cards whose pintas in view run together (blur, the stock's
+    shadow), their numeral plainly the digit: the blobs are counted by their ink in whole
+    pintas' size (`NUMBERED_BY_AREA`), enough pintas in view for the numeral to name them."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "NUMBERED_BY_AREA", False)
+    assert scene_reading(name, seed, code) is None

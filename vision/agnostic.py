@@ -1745,6 +1745,10 @@ NUMBERED_LEAST = 4  # ... with this many pintas in view at least, whole or cut (
 NUMBERED_ALIKE = 1.6  # ... the largest whole one at most this many times the smallest's area
 NUMBERED_FROM = {"9": 6}  # ... and for these digits this many in view at least: a 9 has one
 # neighbour only, 8 (a 1, a 4 and a 5 were said to be 9s against 8: none shows 6 pintas)
+NUMBERED_BY_AREA = True  # ... a blob counted as the pintas its ink makes, in whole ones' size
+# (`NUMBERED_AREA_UP` over a whole number rounds up): blur and the stock's shadow run pintas
+# together (a Fournier trump 7 of copas: the centre cup and the two cut below it, one blob)
+NUMBERED_AREA_UP = 0.25
 
 
 def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -1768,6 +1772,9 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if len(mine) < 2 or max(mine) > NUMBERED_ALIKE * min(mine):
         return None, "not two whole pintas alike in view"
     n = len(whole) + len(cut)
+    if NUMBERED_BY_AREA:
+        unit = float(np.median(mine))
+        n = sum(max(1, int(b.area / unit + NUMBERED_AREA_UP)) for b in whole + cut)
     if n < NUMBERED_LEAST:
         return None, f"{n} pintas in view"
     said = [d for d in NUMBERED_DIGITS if NUMBERED_FROM.get(d, NUMBERED_LEAST) <= n <= int(d)
