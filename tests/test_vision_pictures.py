@@ -765,3 +765,15 @@ def test_a_club_parted_from_the_sleeve_gainsays_a_blade(scene_reading, monkeypat
     assert scene_reading("naipes-libres", 780081, "12B") is None
     monkeypatch.setattr(pictures, "CLUB_PARTED", None)
     assert scene_reading("naipes-libres", 780081, "12B") == "12E"
+
+
+def test_no_sota_is_read_from_a_head_end_whose_foot_end_shows_a_horse(scene_reading,
+                                                                       monkeypatch):
+    """Fresh-seed scene 90099: a Naipes caballo of espadas, a card over the horse's head beside
+    the rider, reads from its head end as a page standing; its foot end in view shows the
+    horse's body (`FOOT_HORSE`), so it is no sota: unknown, not the 10 of espadas."""
+    from vision import pictures
+
+    assert scene_reading("naipes-libres", 90099, "11E") is None
+    monkeypatch.setattr(pictures, "FOOT_HORSE", None)
+    assert scene_reading("naipes-libres", 90099, "11E") == "10E"

@@ -365,6 +365,13 @@ FOOT_HIDDEN = 0.15  # a sota or a rey is read from the head end only with at lea
 # Fournier ace of espadas, a finger over one corner, read as a sota from its hilt end: seed
 # 110074). A horse's head beside the rider is a caballo's however much is in view (a Naipes
 # caballo of oros, a strip along one side hidden: seed 170086)
+FOOT_HORSE = 0.25  # ... and a sota only where the foot end in view shows less horse than this
+# (`_foot_horse`): a Naipes caballo of espadas, the horse's head under a card beside the rider,
+# read as a sota from its head end (0.31 of horse, seed 90099); None: not asked
+FOOT_ROWS = (0.52, 0.7)  # the foot end's rows where a horse's body lies beside a page's legs
+FOOT_SPAN = 0.8  # ... in columns short of this share of the card's width: tan across the card
+# is no horse but another card's back or the cloth beside the cover (Fournier's sotas under the
+# stock, 0.96-1.0 of the columns: seven lost on two seed sets without this)
 HORSE_ROWS = (0.28, 0.52)  # where the horse's head and neck lie, beside the rider's body
 HORSE_SIDES = ((0.06, 0.4), (0.6, 0.94))  # ...on one side or the other
 HORSE_HUES = (8, 21)  # OpenCV hue: tan to brown (a red cloak is 0-7; gold is as yellow but vivid)
@@ -467,7 +474,8 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
             if under_hand:
                 continue  # a finger the hand's map leaves out is as tan as a horse
             rank, why = "11", "ok (a caballo: its horse's head beside the rider)"
-        elif end is not None and horse < PAGE_NO_HORSE and end.page():
+        elif end is not None and horse < PAGE_NO_HORSE and end.page() and \
+                (FOOT_HORSE is None or _foot_horse(img, clear, ink) < FOOT_HORSE):
             rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"
         elif end is not None and REY_WIDE and end.rey() and (
                 horse < PAGE_NO_HORSE or horse < REY_NO_HORSE and end.fill >= REY_NO_HORSE_FILL):
@@ -481,6 +489,22 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
         if len(held) == 1:
             return rank + next(iter(held)), why
     return None, "no head end in view, or no figure read there"
+
+
+def _foot_horse(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> float:
+    """The share of the card's `FOOT_ROWS` in view (head end up; ``clear``: True where in view)
+    that is ink in a horse's colours (`HORSE_HUES`, `HORSE_SAT`); 0 where that ink spans the
+    card (`FOOT_SPAN`)."""
+    h, w = rect_bgr.shape[:2]
+    rows = slice(int(FOOT_ROWS[0] * h), int(FOOT_ROWS[1] * h))
+    cols = slice(int(0.08 * w), int(0.92 * w))
+    hue, sat = hue_saturation(rect_bgr[rows, cols])
+    seen = clear[rows, cols]
+    horse = (ink[rows, cols] > 0) & seen & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
+        (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])
+    if np.count_nonzero(np.count_nonzero(horse, axis=0) >= 2) >= FOOT_SPAN * horse.shape[1]:
+        return 0.0  # (a band across the card)
+    return float(np.count_nonzero(horse)) / max(int(np.count_nonzero(seen)), 1)
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,7 @@ ON_TOP_READ = True  # an unknown covered card is read again without the parts of
 # lies on, as its own frame line says (`ON_TOP_LINE`): which card lies on top is judged from
 # the detection scores, wrong for about a quarter of the overlapping pairs
 ON_TOP_PARTNERS = True  # ... and a card judged on top, read as the one below too (`OTHER_ORDER`)
+ON_TOP_SIDES = True  # ... or as the image along the two cards' sides says (`on_top.lies_on`)
 ON_TOP_LINE = 0.8  # the share of its frame line through a card's part that says it lies on it
 ALL_BESIDE = np.ones(detect.COVER_SIZE[::-1], np.uint8)  # `Recogniser._read`'s default ``beside``
 
@@ -306,15 +307,17 @@ class Recogniser:
     def _read_on_top(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
                      placed: detect.Detection, outlines: "_Outlines", beside):
         """A covered card left unknown, read again without the parts of the cards overlapping
-        it that its own frame line runs on through (`pictures.frame_line_through`): it lies on
-        those. With none left, and no hand over it, it is read as a card in full view."""
-        from vision import pictures
+        it that it lies on: its own frame line runs on through them (`pictures.frame_line_through`)
+        or its sides show across them and theirs do not across it (`on_top.lies_on`). With none
+        left, and no hand over it, it is read as a card in full view."""
+        from vision import on_top, pictures
 
         rect = detect.rectify(page.image, dets[k].corners)
         kept, dropped = None, False
-        for _, one in outlines.neighbour_maps(k):
+        for j, one in outlines.neighbour_maps(k):
             line = pictures.frame_line_through(rect, one)
-            if line is not None and line >= ON_TOP_LINE:
+            if line is not None and line >= ON_TOP_LINE or ON_TOP_SIDES and \
+                    on_top.lies_on(page.image, dets[k].corners, dets[j].corners):
                 dropped = True
             else:
                 kept = one if kept is None else np.maximum(kept, one)
