@@ -1889,3 +1889,23 @@ def test_a_numeral_counts_pintas_run_together_by_their_ink(scene_reading, monkey
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(agnostic, "NUMBERED_BY_AREA", False)
     assert scene_reading(name, seed, code) is None
+
+
+def test_a_gold_blob_of_coins_run_together_is_parted_for_the_numeral(monkeypatch):
+    """`_coins_parted` (`NUMBERED_COINS`): two gold coins drawn touching make one blob of no
+    suit's shape; `read_numbered` takes it as the two coins it parts into, of oros, whole, and
+    leaves a blob of another colour as it is."""
+    import cv2
+
+    from vision import agnostic
+
+    rect = np.full((180, 120, 3), (225, 235, 240), np.uint8)
+    for x in (44, 76):
+        cv2.circle(rect, (x, 60), 17, (30, 170, 225), -1)  # gold (BGR)
+    cv2.rectangle(rect, (40, 120), (80, 130), (160, 60, 30), -1)  # a blue bar
+    blobs = agnostic.pintas(rect)
+    assert len(blobs) == 2
+    whole, cut = agnostic._coins_parted(blobs, [], 120, 180)
+    coins = [b for b in whole if b.suit() == "O"]
+    assert len(coins) == 2 and sorted(round(b.x * 120) for b in coins) == [44, 76]
+    assert len(whole) == 3 and cut == []

@@ -777,3 +777,14 @@ def test_no_sota_is_read_from_a_head_end_whose_foot_end_shows_a_horse(scene_read
     assert scene_reading("naipes-libres", 90099, "11E") is None
     monkeypatch.setattr(pictures, "FOOT_HORSE", None)
     assert scene_reading("naipes-libres", 90099, "11E") == "10E"
+
+
+def test_tan_across_a_sotas_foot_end_is_no_horse(scene_reading, monkeypatch):
+    """Fresh-seed scene 120042: a Fournier sota under the stock, its foot end beside the
+    stock's brown back, a row of it all tan (`FOOT_ROW_FULL`): no horse's body, so still read
+    as the sota from its head end."""
+    from vision import pictures
+
+    assert scene_reading("fournier-1878", 120042, "10E") == "10E"
+    monkeypatch.setattr(pictures, "FOOT_ROW_FULL", 2.0)
+    assert scene_reading("fournier-1878", 120042, "10E") is None

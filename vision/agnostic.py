@@ -1749,6 +1749,8 @@ NUMBERED_BY_AREA = True  # ... a blob counted as the pintas its ink makes, in wh
 # (`NUMBERED_AREA_UP` over a whole number rounds up): blur and the stock's shadow run pintas
 # together (a Fournier trump 7 of copas: the centre cup and the two cut below it, one blob)
 NUMBERED_AREA_UP = 0.25
+NUMBERED_COINS = True  # ... and a gold blob of no suit's shape as the coins it parts into
+# (`coin_pieces`): a Fournier trump 7 of oros, its five coins in view one blob
 
 
 def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -1764,6 +1766,8 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         ink = _ink(rect_bgr)
     raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
     whole, cut = _in_view(rect_bgr, ink, cov)  # (first: the numeral costs five times more)
+    if NUMBERED_COINS:
+        whole, cut = _coins_parted(whole, cut, *rect_bgr.shape[1::-1])
     suits = {b.suit() for b in whole + cut} - {None}
     if len(suits) != 1:
         return None, f"pintas in view of {len(suits)} suits"
@@ -1783,6 +1787,21 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         return None, "its numeral says no digit plainly that many pintas allow"
     d, = said
     return d + suit, f"ok (its numeral says {d} against its neighbours)"
+
+
+def _coins_parted(whole: List["Pinta"], cut: List["Pinta"], w: int, h: int
+                  ) -> Tuple[List["Pinta"], List["Pinta"]]:
+    """``whole`` and ``cut`` pintas in view, each gold blob of no suit's shape that parts into
+    two coins or more (`coin_pieces`) taken as those coins, whole."""
+    out_whole, out_cut = [], []
+    for blobs, out in ((whole, out_whole), (cut, out_cut)):
+        for b in blobs:
+            coins = coin_pieces(b, w, h) if b.suit() is None and _gold(b) else None
+            if coins is not None and len(coins) >= 2:
+                out_whole.extend(coins)
+            else:
+                out.append(b)
+    return out_whole, out_cut
 
 
 def _says_plainly(rect_bgr: np.ndarray, d: str, cov: np.ndarray) -> bool:

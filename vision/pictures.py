@@ -371,7 +371,9 @@ FOOT_HORSE = 0.25  # ... and a sota only where the foot end in view shows less h
 FOOT_ROWS = (0.52, 0.7)  # the foot end's rows where a horse's body lies beside a page's legs
 FOOT_SPAN = 0.8  # ... in columns short of this share of the card's width: tan across the card
 # is no horse but another card's back or the cloth beside the cover (Fournier's sotas under the
-# stock, 0.96-1.0 of the columns: seven lost on two seed sets without this)
+# stock, 0.96-1.0 of the columns: seven lost on two seed sets without this)...
+FOOT_ROW_FULL = 0.9  # ... or with a row of them this full of it (another Fournier sota, 1.0 in
+# 0.74 of the columns, seed 120042; the horses' bodies 0.53-0.6)
 HORSE_ROWS = (0.28, 0.52)  # where the horse's head and neck lie, beside the rider's body
 HORSE_SIDES = ((0.06, 0.4), (0.6, 0.94))  # ...on one side or the other
 HORSE_HUES = (8, 21)  # OpenCV hue: tan to brown (a red cloak is 0-7; gold is as yellow but vivid)
@@ -494,7 +496,7 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
 def _foot_horse(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> float:
     """The share of the card's `FOOT_ROWS` in view (head end up; ``clear``: True where in view)
     that is ink in a horse's colours (`HORSE_HUES`, `HORSE_SAT`); 0 where that ink spans the
-    card (`FOOT_SPAN`)."""
+    card (`FOOT_SPAN`) or fills a row (`FOOT_ROW_FULL`)."""
     h, w = rect_bgr.shape[:2]
     rows = slice(int(FOOT_ROWS[0] * h), int(FOOT_ROWS[1] * h))
     cols = slice(int(0.08 * w), int(0.92 * w))
@@ -502,7 +504,9 @@ def _foot_horse(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> flo
     seen = clear[rows, cols]
     horse = (ink[rows, cols] > 0) & seen & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
         (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])
-    if np.count_nonzero(np.count_nonzero(horse, axis=0) >= 2) >= FOOT_SPAN * horse.shape[1]:
+    seen_rows = np.count_nonzero(seen, axis=1)
+    if np.count_nonzero(np.count_nonzero(horse, axis=0) >= 2) >= FOOT_SPAN * horse.shape[1] or \
+            np.any(np.count_nonzero(horse, axis=1) >= FOOT_ROW_FULL * np.maximum(seen_rows, 1)):
         return 0.0  # (a band across the card)
     return float(np.count_nonzero(horse)) / max(int(np.count_nonzero(seen)), 1)
 
