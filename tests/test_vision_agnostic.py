@@ -1559,7 +1559,8 @@ def test_a_filled_card_keeps_the_ink_of_its_pintas_run_together(scene_reading, m
 
     assert scene_reading("naipes-libres", seed, code) == code
     monkeypatch.setattr(agnostic, "FILLED_COUNTS_RUNS", False)
-    assert scene_reading("naipes-libres", seed, code) is None
+    monkeypatch.setattr(agnostic, "NUMBERED_BY_AREA", False)  # (its numeral names 60003's 9B,
+    assert scene_reading("naipes-libres", seed, code) is None  # its clubs counted by their ink)
 
 
 @pytest.mark.parametrize("name,seed,code", [("fournier-1878", 60016, "6O"),
@@ -1640,8 +1641,9 @@ def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeyp
 
     from vision import agnostic, numerals
 
-    def pinta(suit="C", area=400):
-        return SimpleNamespace(suit=lambda: suit, area=area)
+    def pinta(suit="C", area=400):  # (of no gold: `NUMBERED_COINS` parts none)
+        return SimpleNamespace(suit=lambda: suit, area=area,
+                               colours=dict.fromkeys(agnostic.HUES, 0.0))
 
     said = {("6", "7"): "7", ("7", "8"): "7"}
     monkeypatch.setattr(numerals, "shows", lambda rect, a, b, cover=None: said.get((a, b)))
@@ -1657,6 +1659,7 @@ def test_a_numeral_names_a_covered_card_only_as_its_pintas_in_view_allow(monkeyp
     assert read([pinta()] * 2, [pinta(None)]) is None  # 3 in view: a 3 may look like a 7
     assert read([pinta()] * 2, [pinta(None, 750)]) == "7C"  # a blob of two run together
     assert read([pinta()] * 2, [pinta(None, 690)]) is None  # ... (1.73 pintas' ink: one)
+    assert read([pinta()] * 7, [pinta(None, 100)]) is None  # 8 blobs: no 7, whatever their ink
     assert read([pinta()] * 3 + [pinta("O")], [pinta(None)]) is None  # two suits
     assert read([pinta()] + [pinta(None)] * 3, [pinta(None)]) is None  # one whole pinta
     assert read([pinta(area=300), pinta(area=600)] * 2, [pinta(None)]) is None  # unlike sizes
