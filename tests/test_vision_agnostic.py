@@ -1912,3 +1912,14 @@ def test_a_gold_blob_of_coins_run_together_is_parted_for_the_numeral(monkeypatch
     coins = [b for b in whole if b.suit() == "O"]
     assert len(coins) == 2 and sorted(round(b.x * 120) for b in coins) == [44, 76]
     assert len(whole) == 3 and cut == []
+
+
+def test_coins_run_into_fingers_count_too_many_for_a_seven(scene_reading, monkeypatch):
+    """Fresh-seed scene 810007: a Naipes 9 of oros under a hand whose map leaves fingers out;
+    the fingers run five coins into one blob, and its numeral passes for a 7. Counted by their
+    ink (`NUMBERED_BY_AREA`) the pintas in view are too many for a 7: unknown, not 7O."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 810007, "9O") is None
+    monkeypatch.setattr(agnostic, "NUMBERED_BY_AREA", False)
+    assert scene_reading("naipes-libres", 810007, "9O") == "7O"

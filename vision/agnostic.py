@@ -1745,11 +1745,12 @@ NUMBERED_LEAST = 4  # ... with this many pintas in view at least, whole or cut (
 NUMBERED_ALIKE = 1.6  # ... the largest whole one at most this many times the smallest's area
 NUMBERED_FROM = {"9": 6}  # ... and for these digits this many in view at least: a 9 has one
 # neighbour only, 8 (a 1, a 4 and a 5 were said to be 9s against 8: none shows 6 pintas)
-NUMBERED_BY_AREA = True  # ... a blob counted, for the least, as the pintas its ink makes in whole
-# ones' size (`NUMBERED_AREA_UP` over a whole number rounds up): blur and the stock's shadow run
-# pintas together (a Fournier trump 7 of copas: the centre cup and the two cut below it, one
-# blob). Not for the most: a strip of the stock the cover map leaves out joins the cut pintas (a
-# Fournier trump 7 of oros, counted 8 so, seed 810029)
+NUMBERED_BY_AREA = True  # ... a blob counted as the pintas its ink makes in whole ones' size
+# (`NUMBERED_AREA_UP` over a whole number rounds up): blur and the stock's shadow run pintas
+# together (a Fournier trump 7 of copas: the centre cup and the two cut below it, one blob). For
+# the most too, though a strip of the stock the cover map leaves out may join the cut pintas (a
+# Fournier trump 7 of oros counted 8, unknown: seed 810029): fingers a hand's map leaves out join
+# coins too, and a Naipes 9 of oros so counted 4, its numeral taken for a 7, was read 7O (810007)
 NUMBERED_AREA_UP = 0.25
 NUMBERED_COINS = True  # ... and a gold blob of no suit's shape as the coins it parts into
 # (`coin_pieces`): a Fournier trump 7 of oros, its five coins in view one blob
@@ -1777,14 +1778,14 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     mine = [b.area for b in whole if b.suit() == suit]
     if len(mine) < 2 or max(mine) > NUMBERED_ALIKE * min(mine):
         return None, "not two whole pintas alike in view"
-    n = most = len(whole) + len(cut)
+    n = len(whole) + len(cut)
     if NUMBERED_BY_AREA:
         unit = float(np.median(mine))
-        n = max(n, sum(max(1, int(b.area / unit + NUMBERED_AREA_UP)) for b in whole + cut))
+        n = sum(max(1, int(b.area / unit + NUMBERED_AREA_UP)) for b in whole + cut)
     if n < NUMBERED_LEAST:
         return None, f"{n} pintas in view"
-    said = [d for d in NUMBERED_DIGITS if NUMBERED_FROM.get(d, NUMBERED_LEAST) <= n and
-            most <= int(d) and _says_plainly(rect_bgr, d, cov)]
+    said = [d for d in NUMBERED_DIGITS if NUMBERED_FROM.get(d, NUMBERED_LEAST) <= n <= int(d)
+            and _says_plainly(rect_bgr, d, cov)]
     if len(said) != 1:
         return None, "its numeral says no digit plainly that many pintas allow"
     d, = said
