@@ -66,7 +66,8 @@ def sides_shown(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> Option
     if not points:
         return None
     p, n = np.concatenate(points), np.concatenate(normals)
-    p, n = p[_inside(p, other, INSIDE_PX)], n[_inside(p, other, INSIDE_PX)]
+    inside_other = _inside(p, other, INSIDE_PX)
+    p, n = p[inside_other], n[inside_other]
     if len(p) < LEAST_POINTS:
         return None
     h, w = grey.shape

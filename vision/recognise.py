@@ -9,7 +9,7 @@ from typing import Dict, List, Optional, Tuple
 import cv2
 import numpy as np
 
-from vision import detect
+from vision import detect, on_top
 from vision.geometry import long_side
 from vision.identify import PAIR_MARGIN, Identity, searched, visibility_masks
 from vision.timing import Stages, stages_or_none
@@ -310,7 +310,7 @@ class Recogniser:
         it that it lies on: its own frame line runs on through them (`pictures.frame_line_through`)
         or its sides show across them and theirs do not across it (`on_top.lies_on`). With none
         left, and no hand over it, it is read as a card in full view."""
-        from vision import on_top, pictures
+        from vision import pictures  # (which imports the agnostic reader: not for templates)
 
         rect = detect.rectify(page.image, dets[k].corners)
         kept, dropped = None, False
