@@ -468,7 +468,8 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
             continue
         ink = agnostic._ink(painted)  # the card's ink turned is the turned card's (`_ink`)
         ink, clear = cv2.rotate(ink, cv2.ROTATE_180) if turn else ink, covered == 0
-        horse = horse_share(img, clear, ink)
+        hue_sat = hue_saturation(img)  # (for the horse at either end)
+        horse = horse_share(img, clear, ink, hue_sat)
         foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
         end = _head_end(img, clear, ink) if horse < max(PAGE_NO_HORSE, REY_NO_HORSE) and \
             not foot_seen else None
@@ -477,7 +478,7 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
                 continue  # a finger the hand's map leaves out is as tan as a horse
             rank, why = "11", "ok (a caballo: its horse's head beside the rider)"
         elif end is not None and horse < PAGE_NO_HORSE and end.page() and \
-                (FOOT_HORSE is None or _foot_horse(img, clear, ink) < FOOT_HORSE):
+                (FOOT_HORSE is None or _foot_horse(img, clear, ink, hue_sat) < FOOT_HORSE):
             rank, why = "10", "ok (a sota: a page standing, slender, the rest hidden)"
         elif end is not None and REY_WIDE and end.rey() and (
                 horse < PAGE_NO_HORSE or horse < REY_NO_HORSE and end.fill >= REY_NO_HORSE_FILL):
@@ -493,14 +494,17 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
     return None, "no head end in view, or no figure read there"
 
 
-def _foot_horse(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray) -> float:
+def _foot_horse(rect_bgr: np.ndarray, clear: np.ndarray, ink: np.ndarray,
+                hue_sat: Optional[tuple] = None) -> float:
     """The share of the card's `FOOT_ROWS` in view (head end up; ``clear``: True where in view)
     that is ink in a horse's colours (`HORSE_HUES`, `HORSE_SAT`); 0 where that ink spans the
-    card (`FOOT_SPAN`) or fills a row (`FOOT_ROW_FULL`)."""
+    card (`FOOT_SPAN`) or fills a row (`FOOT_ROW_FULL`). ``hue_sat``: the card's hue and
+    saturation planes, if already made."""
     h, w = rect_bgr.shape[:2]
     rows = slice(int(FOOT_ROWS[0] * h), int(FOOT_ROWS[1] * h))
     cols = slice(int(0.08 * w), int(0.92 * w))
-    hue, sat = hue_saturation(rect_bgr[rows, cols])
+    hue, sat = (plane[rows, cols] for plane in
+                (hue_saturation(rect_bgr) if hue_sat is None else hue_sat))
     seen = clear[rows, cols]
     horse = (ink[rows, cols] > 0) & seen & (hue >= HORSE_HUES[0]) & (hue <= HORSE_HUES[1]) & \
         (sat >= HORSE_SAT[0]) & (sat <= HORSE_SAT[1])

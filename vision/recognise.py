@@ -89,11 +89,13 @@ def overlapped(dets, min_frac: float = 0.02, partners: Optional[List[bool]] = No
     return out
 
 
-def cover_maps(dets, covered, size=detect.COVER_SIZE) -> List[Optional[np.ndarray]]:
+def cover_maps(dets, covered, size=detect.COVER_SIZE,
+               outlines: Optional["_Outlines"] = None) -> List[Optional[np.ndarray]]:
     """For each detection flagged as lying under another, where the overlapping detections cover
-    it, as a map over its rectified image (1 = covered); None when nothing lies on it."""
+    it, as a map over its rectified image (1 = covered); None when nothing lies on it.
+    ``outlines``: the detections' `_Outlines`, if already measured."""
     out: List[Optional[np.ndarray]] = [None] * len(dets)
-    geometry = _Outlines(dets)
+    geometry = _Outlines(dets) if outlines is None else outlines
     for i in range(len(dets)):
         if covered[i]:
             for _, one in geometry.neighbour_maps(i, size):
@@ -186,8 +188,10 @@ class Recogniser:
         with stages.time("overlaps"):
             covered = overlapped(dets, partners=partners)
             typical = float(np.median([long_side(d.corners) for d in dets])) if dets else 0.0
-            beside = cover_maps(dets, partners)  # where other cards overlap each, either on top;
-            # a card's map is the same whichever lies on top, so the covered ones' are among them
+            outlines = _Outlines(dets)  # (for the maps here, and the second looks below)
+            beside = cover_maps(dets, partners, outlines=outlines)  # where other cards overlap
+            # each, either on top; a card's map is the same whichever lies on top, so the
+            # covered ones' are among them
             covers = [b if c and self.use_cover else None for b, c in zip(beside, covered)]
             if self.use_cover:
                 for k, d in enumerate(dets):
@@ -195,7 +199,6 @@ class Recogniser:
                         covered[k] = True
                         covers[k] = _with_hand(covers[k], d.hand)
         page = _Page(image, stages)
-        outlines = None  # (made if a card is read again without the cards it lies on)
         if settled is not None:
             settled.new_frame()
         for k, (d, occ, cov) in enumerate(zip(dets, covered, covers)):
@@ -209,11 +212,10 @@ class Recogniser:
                 ident, placed = self._read(page, d, occ, cov, typical, beside[k])
                 if OTHER_ORDER and partners[k] and not occ and ident.code is None and \
                         ident.candidate != "back" and self.use_cover:
-                    ident, placed = self._read_as_below(page, dets, k, typical, ident, placed)
+                    ident, placed = self._read_as_below(page, dets, k, typical, ident, placed,
+                                                        outlines)
                 if ON_TOP_READ and ident.code is None and ident.candidate != "back" and \
                         (cov is not None or partners[k] and ON_TOP_PARTNERS) and self.use_cover:
-                    if outlines is None:
-                        outlines = _Outlines(dets)
                     ident, placed = self._read_on_top(page, dets, k, typical, ident, placed,
                                                       outlines, beside[k])
                 if ident.code is None and ident.candidate != "back" and d.alternates:
@@ -289,7 +291,7 @@ class Recogniser:
         return ident, d
 
     def _read_as_below(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
-                       placed: detect.Detection):
+                       placed: detect.Detection, outlines: "_Outlines"):
         """A card judged to lie on another and left unknown, read again as the one below, over
         the part the other leaves visible: the detection scores that decide the order get about
         a fifth of the overlapping pairs of fitting scenes wrong (a trump whose outline was
@@ -298,7 +300,8 @@ class Recogniser:
         read over its visible half with its outline 12 px off otherwise turned a 10 into an 11
         on fitting scenes). The other way round (a card judged below read whole) named the 8 of
         oros under the stock a 7 four times in 150 fitting scenes: not done."""
-        cov = _with_hand(cover_maps(dets, [j == k for j in range(len(dets))])[k], dets[k].hand)
+        alone = [j == k for j in range(len(dets))]
+        cov = _with_hand(cover_maps(dets, alone, outlines=outlines)[k], dets[k].hand)
         again, there = self._read(page, dets[k], True, cov, typical)
         if again.code is not None and again.pair > 0.0:
             return again, there
