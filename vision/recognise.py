@@ -291,7 +291,7 @@ class Recogniser:
         return ident, d
 
     def _read_as_below(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
-                       placed: detect.Detection, outlines: "_Outlines"):
+                       placed: detect.Detection, outlines: Optional["_Outlines"] = None):
         """A card judged to lie on another and left unknown, read again as the one below, over
         the part the other leaves visible: the detection scores that decide the order get about
         a fifth of the overlapping pairs of fitting scenes wrong (a trump whose outline was
@@ -299,7 +299,8 @@ class Recogniser:
         Taken only when sure and when the pair test does not side with the runner-up (a trump
         read over its visible half with its outline 12 px off otherwise turned a 10 into an 11
         on fitting scenes). The other way round (a card judged below read whole) named the 8 of
-        oros under the stock a 7 four times in 150 fitting scenes: not done."""
+        oros under the stock a 7 four times in 150 fitting scenes: not done. ``outlines``: the
+        frame's `_Outlines`, if already measured."""
         alone = [j == k for j in range(len(dets))]
         cov = _with_hand(cover_maps(dets, alone, outlines=outlines)[k], dets[k].hand)
         again, there = self._read(page, dets[k], True, cov, typical)
