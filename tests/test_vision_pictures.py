@@ -788,3 +788,15 @@ def test_tan_across_a_sotas_foot_end_is_no_horse(scene_reading, monkeypatch):
     assert scene_reading("fournier-1878", 120042, "10E") == "10E"
     monkeypatch.setattr(pictures, "FOOT_ROW_FULL", 2.0)
     assert scene_reading("fournier-1878", 120042, "10E") is None
+
+
+def test_a_rey_alone_at_the_top_filling_half_the_chest_is_read_from_his_head_end(scene_reading,
+                                                                                  monkeypatch):
+    """Fresh-seed scene 60021: a Naipes rey of oros under another card, his crowned head alone at
+    the top of the card, fills just over half the card at the chest (`REY_FILL_HEAD_ALONE` 0.5):
+    read from his head end; at the old 0.55 he was left unread."""
+    from vision import pictures
+
+    assert scene_reading("naipes-libres", 60021, "12O") == "12O"
+    monkeypatch.setattr(pictures, "REY_FILL_HEAD_ALONE", 0.55)
+    assert scene_reading("naipes-libres", 60021, "12O") is None

@@ -429,9 +429,11 @@ REY_ONE, REY_BIG = 0.55, 0.18  # one figure, though an ermine collar may part it
 # 0.87 and up, 0.31-0.41 of the end; Naipes' 0.58-0.82 of the ink, 0.2-0.31 of the end)
 REY_FILL = 0.6  # ... wide: ink over this much of rows 0.3-0.5 at least (Fournier's 0.64-0.80,
 # Naipes' 0.55-0.64; sotas 0.56 at most, but a Fournier page holding his cup up 0.57-0.61)...
-REY_FILL_HEAD_ALONE = 0.55  # ... or this much, his crowned head alone at the top of the card (a
+REY_FILL_HEAD_ALONE = 0.5  # ... or this much, his crowned head alone at the top of the card (a
 # page holds his pinta up beside his head: two parts there). Naipes' reyes of oros and bastos
-# 0.57-0.59 were left unread under `REY_FILL`
+# 0.57-0.59 were left unread under `REY_FILL`; at 0.55 a Naipes rey of oros under the stock,
+# 0.5498, was left unread (benchmark seed 10035). At 0.5: +3 Naipes reyes on four `bench
+# compare` seed sets, none lost or wrong (sotas fill as much, but are pages first)
 REY_FILL_BESIDE = 0.66  # ... and this much when his head is not alone at the top of the card:
 # a Fournier page holding his cup up beside his head filled 0.64 and read 12C (fresh seed 730027);
 # `bench compare` at 0.6 on seeds 30000+, 60000+, 90000+ and 120000+: no rey lost
