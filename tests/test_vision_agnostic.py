@@ -1926,3 +1926,80 @@ def test_coins_run_into_fingers_count_too_many_for_a_seven(scene_reading, monkey
     assert scene_reading("naipes-libres", 810007, "9O") is None
     monkeypatch.setattr(agnostic, "NUMBERED_BY_AREA", False)
     assert scene_reading("naipes-libres", 810007, "9O") == "7O"
+
+
+@pytest.mark.parametrize("name,seed,code", [("naipes-libres", 60071, "3O"),
+                                            ("naipes-libres", 90049, "3C")])
+def test_a_three_with_one_end_hidden_is_read_from_its_end_and_middle_pintas(
+        scene_reading, monkeypatch, name, seed, code):
+    """Fresh-seed scenes: a 3 drawn left, right, left with one end under another card shows its
+    other end's pinta and the middle one whole, no twin of either (`THREE_TWO_WHOLE`): read, and
+    unknown without the rule."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "THREE_TWO_WHOLE", False)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_coins_run_into_one_the_cover_cuts_are_parted_at_their_rims(scene_reading, monkeypatch):
+    """Fresh-seed scene 60040: a Naipes 8 of oros under a card, coins in view run together with
+    one the cover cuts; parted at the whole coins' rims (`COINS_APART`) they are counted with
+    their twins: 8O, and unknown without."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", 60040, "8O") == "8O"
+    monkeypatch.setattr(agnostic, "COINS_APART", False)
+    assert scene_reading("naipes-libres", 60040, "8O") is None
+
+
+def test_the_rims_part_no_coins_for_the_numeral(scene_reading):
+    """Fresh-seed scene 120048: a Fournier trump 7 of oros under the stock. Coins parted at their
+    rims for `read_numbered` made a coin at the stock's edge whole, six in view, and its numeral
+    passed for a 9 (9O); the numeral's count keeps the coins as they lie: unknown."""
+    assert scene_reading("fournier-1878", 120048, "7O") is None
+
+
+def test_pintas_on_one_side_count_when_a_twins_place_shows_a_piece(scene_reading, monkeypatch):
+    """Fresh-seed scene 120071: a Fournier 4 of espadas with one side under a card; its whole
+    pintas lie on the other side, and the place of one's twin shows a cut piece of a sword
+    (`ONE_SIDE_CUT`): 4E, and unknown without."""
+    from vision import agnostic
+
+    assert scene_reading("fournier-1878", 120071, "4E") == "4E"
+    monkeypatch.setattr(agnostic, "ONE_SIDE_CUT", False)
+    assert scene_reading("fournier-1878", 120071, "4E") is None
+
+
+def test_three_coins_touching_are_parted_and_their_layout_named_3():
+    """`_coins_apart` and `_three_two_whole` on a drawn card: three gold coins in a left, right,
+    left column, touching, the lowest half under a cover: the two whole coins are parted from
+    the cut one, and `read_mirrored` reads a 3 of oros."""
+    import cv2
+
+    from vision import agnostic
+
+    rect = np.full((180, 120, 3), (225, 235, 240), np.uint8)
+    for x, y in ((40, 50), (74, 90), (40, 130)):
+        cv2.circle(rect, (x, y), 27, (30, 200, 235), -1)  # gold (BGR), touching
+    cover = np.zeros((180, 120), np.uint8)
+    cover[150:, :] = 1
+    ink = agnostic._ink(rect)
+    covers = list(agnostic._covers(rect, cover, ink))[-1]
+    whole, cut = agnostic._in_view(rect, ink, covers[1], coins_apart=True)
+    assert len(whole) == 2 and len(cut) == 1
+    assert agnostic.read_mirrored(rect, cover, ink, covers)[0] == "3O"
+    whole, cut = agnostic._in_view(rect, ink, covers[1])
+    assert not whole and len(cut) == 1
+
+
+@pytest.mark.parametrize("seed", [60011, 60087])
+def test_cups_run_together_in_view_are_parted_for_the_numeral(scene_reading, monkeypatch, seed):
+    """Fresh-seed scenes: Naipes 7s of copas under a card, their cups in view run together by
+    blur, no two whole ones alike; thinned (`NUMBERED_THINNED`), three whole cups part and the
+    numeral names the card: 7C, and unknown without."""
+    from vision import agnostic
+
+    assert scene_reading("naipes-libres", seed, "7C") == "7C"
+    monkeypatch.setattr(agnostic, "NUMBERED_THINNED", False)
+    assert scene_reading("naipes-libres", seed, "7C") is None

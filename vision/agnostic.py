@@ -891,14 +891,32 @@ def _gold(b: Pinta) -> bool:
 
 def coin_pieces(b: Pinta, w: int, h: int) -> Optional[List[Pinta]]:
     """The coins a gold blob of coins run together holds, one at each peak of its distance
-    transform (`COIN_PEAK`, `COIN_APART`), each a disc of that radius; None when the blob is
-    not such discs (their area off the blob's by more than `COIN_FILL`). ``w``, ``h``: the
-    card's rectified size."""
-    dist = cv2.distanceTransform(cv2.copyMakeBorder(b.pixels, 1, 1, 1, 1, cv2.BORDER_CONSTANT,
+    transform (`coin_centres`), each a disc of that radius; None when the blob is not such
+    discs (their area off the blob's by more than `COIN_FILL`). ``w``, ``h``: the card's
+    rectified size."""
+    centres = coin_centres(b.pixels)
+    if not centres:
+        return None
+    discs = sum(math.pi * r * r for _, _, r in centres)
+    if not COIN_FILL[0] <= b.area / discs <= COIN_FILL[1]:
+        return None
+    x0, y0 = b.box[0] * w, b.box[1] * h
+    area = b.area // len(centres)
+    return [Pinta(area, 1.0, 1.0, b.colours, (x0 + cx) / w, (y0 + cy) / h, b.at_edge,
+                  ((x0 + cx - r) / w, (y0 + cy - r) / h, (x0 + cx + r) / w, (y0 + cy + r) / h))
+            for cx, cy, r in centres]
+
+
+def coin_centres(pixels: np.ndarray) -> List[Tuple[float, float, float]]:
+    """(x, y, radius) in ``pixels``' coordinates of each coin a blob (0/1) holds: the highest
+    point of each part of its distance transform at least `COIN_PEAK` of the highest, these
+    `COIN_APART` of their radii from any higher one, highest first; none for a blob under 2 px
+    across."""
+    dist = cv2.distanceTransform(cv2.copyMakeBorder(pixels, 1, 1, 1, 1, cv2.BORDER_CONSTANT,
                                                     value=0), cv2.DIST_L2, 5)[1:-1, 1:-1]
     top = float(dist.max())
     if top < 2.0:
-        return None
+        return []
     # each coin's centre: the highest point of one part of the blob at least COIN_PEAK of the
     # highest (its parts apart: a dilation's local maxima took a millisecond a blob)
     n, labels = cv2.connectedComponents((dist >= COIN_PEAK * top).astype(np.uint8), connectivity=8)
@@ -911,14 +929,7 @@ def coin_pieces(b: Pinta, w: int, h: int) -> Optional[List[Pinta]]:
     for x, y, r in sorted(peaks, key=lambda p: -p[2]):
         if all(math.hypot(x - cx, y - cy) >= COIN_APART * max(r, cr) for cx, cy, cr in centres):
             centres.append((x, y, r))
-    discs = sum(math.pi * r * r for _, _, r in centres)
-    if not COIN_FILL[0] <= b.area / discs <= COIN_FILL[1]:
-        return None
-    x0, y0 = b.box[0] * w, b.box[1] * h
-    area = b.area // len(centres)
-    return [Pinta(area, 1.0, 1.0, b.colours, (x0 + cx) / w, (y0 + cy) / h, b.at_edge,
-                  ((x0 + cx - r) / w, (y0 + cy - r) / h, (x0 + cx + r) / w, (y0 + cy + r) / h))
-            for cx, cy, r in centres]
+    return centres
 
 
 def _warm(b: Pinta) -> bool:
@@ -1374,18 +1385,79 @@ def _with_fringe(cov: np.ndarray, raw: np.ndarray, ink: np.ndarray,
     return out
 
 
-def _in_view(rect_bgr: np.ndarray, ink: np.ndarray, cov: np.ndarray
+def _in_view(rect_bgr: np.ndarray, ink: np.ndarray, cov: np.ndarray, coins_apart: bool = False
              ) -> Tuple[List["Pinta"], List["Pinta"]]:
     """The pintas of a covered card in view (``cov``: 1 where hidden, the cover grown), parted
-    into those clear of the cover and those it cuts (touching it, grown by a pixel)."""
+    into those clear of the cover and those it cuts (touching it, grown by a pixel);
+    ``coins_apart``: coins run together into one cut are parted from it (`_coins_apart`)."""
     h, w = rect_bgr.shape[:2]
     near = cv2.dilate(cov, np.ones((3, 3), np.uint8))
+    seen = ink * (1 - cov)
+    whole, cut = _clear_or_cut(pintas(rect_bgr, ink=seen), near)
+    if coins_apart:
+        apart, centres = _coins_apart(cut, seen, near)
+        if apart is not None:
+            more, less = _clear_or_cut(pintas(rect_bgr, ink=apart), near)
+            new = [b for b in more if not any(b.box == o.box for o in whole)]
+            # each new whole blob one of the coins parted, and one of oros: else the rims cut
+            # something else (a Fournier centre cup is as gold, and no disc)
+            if new and all(b.suit() == "O" and any(
+                    math.hypot(b.x * w - x, b.y * h - y) < r for x, y, r in centres) for b in new):
+                whole, cut = more, less
+    return whole, cut
+
+
+def _clear_or_cut(blobs: List["Pinta"], near: np.ndarray) -> Tuple[List["Pinta"], List["Pinta"]]:
+    """``blobs`` parted into those clear of ``near`` (1 where hidden, grown by a pixel) and those
+    touching it."""
+    h, w = near.shape
     whole, cut = [], []
-    for b in pintas(rect_bgr, ink=ink * (1 - cov)):
+    for b in blobs:
         bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
         ph, pw = b.pixels.shape
         (cut if (near[by:by + ph, bx:bx + pw] & b.pixels).any() else whole).append(b)
     return whole, cut
+
+
+COINS_APART = True  # coins in view run together with one the cover cuts are parted at the
+# whole ones' rims (`_coins_apart`) for `read_mirrored`: a Fournier 3 of oros, its three coins
+# touching, the lowest under a card's corner, was one cut blob and no coin whole (benchmark seed
+# 10023). Not for `read_numbered`: a Fournier trump 7 of oros, a coin at the stock's edge parted
+# whole, had six in view and its numeral taken for a 9 (fresh seed 120048)
+COINS_APART_MORE = 1.3  # ... a cut gold blob this many times a whole coin's disc at least
+COINS_APART_RADIUS = 0.1  # ... of a coin whose radius is this share of the card's width at
+# least (the printed decks' coins 0.13-0.22; a yellow club, Fournier's 5 of bastos, 0.07-0.09:
+# parted so, the card read 7B, fresh seed 60028)
+COINS_APART_YELLOW = 0.75  # ... and this share of it yellow (coins 0.89-0.99; Fournier's cups,
+# as gold to `_gold`, 0.35-0.38 yellow and the rest orange: their rims cut a centre cup)
+COINS_APART_RIM = 1.5  # ... the ink cut away on a ring this far out from the coin's inscribed
+# circle, 2 px wide (blur joins coins drawn a few pixels apart by a pixel or two of halo)
+
+
+def _coins_apart(cut: List["Pinta"], seen: np.ndarray, near: np.ndarray
+                 ) -> Tuple[Optional[np.ndarray], List[Tuple[float, float, float]]]:
+    """(``seen``, a card's ink in view, with each gold blob of ``cut`` (blobs touching ``near``,
+    the cover grown by a pixel) parted at the rim of every whole coin it holds, a coin's disc
+    (`coin_centres`) clear of the cover, or None if none is; the coins' (x, y, radius) in the
+    card's pixels)."""
+    h, w = seen.shape
+    out, centres = None, []
+    for b in cut:
+        if not _gold(b) or b.colours["yellow"] < COINS_APART_YELLOW:
+            continue
+        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        for x, y, r in coin_centres(b.pixels):
+            centre, rim = (int(round(bx + x)), int(round(by + y))), int(round(r + COINS_APART_RIM))
+            disc = np.zeros((h, w), np.uint8)
+            cv2.circle(disc, centre, rim, 1, -1)
+            if r < COINS_APART_RADIUS * w or b.area < COINS_APART_MORE * math.pi * r * r or \
+                    (disc & near).any():
+                continue
+            if out is None:
+                out = seen.copy()
+            cv2.circle(out, centre, rim, 0, 2)
+            centres.append((bx + x, by + y, r + COINS_APART_RIM))
+    return out, centres
 
 
 def _lone_extra(b: "Pinta", blobs: List["Pinta"]) -> bool:
@@ -1460,7 +1532,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     both = int((under & under[::-1, ::-1]).sum())  # hidden, and its turned image hidden too
     if both and not BOTH_SIDES_MOST:
         return None, "covered on both sides of the centre"
-    whole, cut = _in_view(rect_bgr, ink, cov)
+    whole, cut = _in_view(rect_bgr, ink, cov, COINS_APART)
     if any(b.at_edge for b in whole):
         return None, "a blob at the outline"
     unit = _unit_area([b.area for b in whole])
@@ -1507,7 +1579,11 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
                 and b.suit() == suit]
         singles += kept
         cut = [b for b in cut if not any(b is o for o in kept)]  # (Pinta's == compares arrays)
-    if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)):
+    if THREE_TWO_WHOLE and not lone and len(singles) == 2 and \
+            _three_two_whole(singles, cut, cov, ink):
+        return f"3{suit}", "ok (a 3 drawn left, right, left, one end hidden)"
+    if not lone and not (any(b.x < 0.45 for b in singles) and any(b.x > 0.55 for b in singles)) \
+            and not (ONE_SIDE_CUT and _twins_cut(singles, cut, unit, w, h)):
         return None, "pintas on one side only"
     twins = []  # boxes of the hidden twins, in pixels
     taken = []  # ... of those no 7's or 9's extra pinta may have been doubled into
@@ -1752,6 +1828,9 @@ NUMBERED_BY_AREA = True  # ... a blob counted as the pintas its ink makes in who
 # Fournier trump 7 of oros counted 8, unknown: seed 810029): fingers a hand's map leaves out join
 # coins too, and a Naipes 9 of oros so counted 4, its numeral taken for a 7, was read 7O (810007)
 NUMBERED_AREA_UP = 0.25
+NUMBERED_THINNED = True  # ... and with no two whole pintas alike in view, counted again over the
+# ink thinned by each of `PART_PX`: blur runs cups drawn close together (a Naipes trump 7 of
+# copas under the stock: its top three cups one blob, benchmark seed 10036)
 NUMBERED_COINS = True  # ... and a gold blob of no suit's shape as the coins it parts into
 # (`coin_pieces`): a Fournier trump 7 of oros, its five coins in view one blob
 
@@ -1768,15 +1847,20 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
     if ink is None:
         ink = _ink(rect_bgr)
     raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
-    whole, cut = _in_view(rect_bgr, ink, cov)  # (first: the numeral costs five times more)
-    if NUMBERED_COINS:
-        whole, cut = _coins_parted(whole, cut, *rect_bgr.shape[1::-1])
-    suits = {b.suit() for b in whole + cut} - {None}
-    if len(suits) != 1:
-        return None, f"pintas in view of {len(suits)} suits"
-    suit, = suits
-    mine = [b.area for b in whole if b.suit() == suit]
-    if len(mine) < 2 or max(mine) > NUMBERED_ALIKE * min(mine):
+    for px in (0,) + (PART_PX if NUMBERED_THINNED else ()):
+        thinned = ink if px == 0 else cv2.erode(ink, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))  # (pintas run together part)
+        whole, cut = _in_view(rect_bgr, thinned, cov)  # (first: the numeral costs five times more)
+        if NUMBERED_COINS:
+            whole, cut = _coins_parted(whole, cut, *rect_bgr.shape[1::-1])
+        suits = {b.suit() for b in whole + cut} - {None}
+        if len(suits) != 1:
+            return None, f"pintas in view of {len(suits)} suits"
+        suit, = suits
+        mine = [b.area for b in whole if b.suit() == suit]
+        if len(mine) >= 2 and max(mine) <= NUMBERED_ALIKE * min(mine):
+            break
+    else:
         return None, "not two whole pintas alike in view"
     n = len(whole) + len(cut)
     if NUMBERED_BY_AREA:
@@ -2220,6 +2304,69 @@ def _lone_at_end(whole: List[Pinta]) -> Optional[Pinta]:
 
 
 THREE_ACROSS = True  # a 3 drawn left, right, left, its bottom pinta hidden (`_three_across`)
+
+
+ONE_SIDE_CUT = True  # pintas in view on one side of the card only are counted when the place
+# of one one's twin, turned about the centre, shows a piece of a pinta like it, cut by the
+# cover (`_twins_cut`; the others' twins must be hidden or cut, as for any count): the other
+# side holds pintas where they lie turned (a 3 drawn left, right, left, one side covered, shows
+# its middle one there, off those places). Fournier 4s of copas with one side under a card
+# (benchmark seeds 10026 and 10034)
+TWIN_PIECE = 0.1  # ... a piece of this share of a pinta at least
+
+
+def _twins_cut(singles: List[Pinta], cut: List[Pinta], unit: float, w: int, h: int) -> bool:
+    """Whether the place of one of ``singles``' twins (its box turned about the centre) holds the
+    centre of one of the ``cut`` blobs, of `TWIN_PIECE` of a pinta or more and coloured like it
+    (`ORNAMENT_HUES`)."""
+    def piece_in(b: Pinta) -> bool:
+        x0, y0, x1, y1 = _turned_box(b.box, w, h)
+        return any(x0 <= c.x * w <= x1 and y0 <= c.y * h <= y1 and c.area >= TWIN_PIECE * unit
+                   and _hue_distance(c, b.colours) < ORNAMENT_HUES for c in cut)
+    return len(singles) >= 2 and any(piece_in(b) for b in singles)
+
+
+THREE_TWO_WHOLE = True  # ... or its pinta at one end and the middle one both whole in view
+# (`_three_two_whole`): a Fournier 3 of oros, its lowest coin under a card's corner, had no
+# twin of its top coin in view to count (benchmark seed 10023)
+THREE_BARE = 0.3  # ... the middle halves of the places a larger card's pintas would take are
+# under this share ink in view, and under this share covered
+
+
+def _three_two_whole(singles: List[Pinta], cut: List[Pinta], cov: np.ndarray,
+                     ink: np.ndarray) -> bool:
+    """Whether two whole pintas alike in view are a 3 drawn left, right, left with one end
+    hidden: one at an end to one side, the other on the middle row on the other side; the end
+    one's image about the middle row covered, or holding a pinta cut alike in colour; and both
+    their images turned about the centre, where any larger card's pintas lie, in view and bare
+    (a 4, 6 or 8 has pintas there; a 5, 7 or 9 none on the middle row off the middle column
+    alone)."""
+    h, w = cov.shape
+    a, m = sorted(singles, key=lambda b: -abs(b.y - 0.5))
+    if abs(a.y - 0.5) < LONE_END or abs(m.y - 0.5) > LAYOUT_TOL or \
+            (a.x - 0.5) * (m.x - 0.5) >= 0 or min(abs(a.x - 0.5), abs(m.x - 0.5)) < CENTRE_COLUMN:
+        return False
+    x0, y0, x1, y1 = a.box  # its image about the middle row: hidden, or a pinta cut there
+    mirror = (x0, 1 - y1, x1, 1 - y0)
+    px0, py0, px1, py1 = _pixel_box(mirror, w, h)
+    there = cov[max(py0, 0):py1, max(px0, 0):px1]
+    hidden = there.size > 0 and float(there.mean()) >= MIRROR_TWIN
+    if not hidden and not any(mirror[0] <= b.x <= mirror[2] and mirror[1] <= b.y <= mirror[3]
+                              and _hue_distance(b, a.colours) < CENTRE_HUES for b in cut):
+        return False
+    other = ink & (1 - cov)  # ink in view but the three pintas'
+    for b in (a, m, *cut):
+        x0, y0 = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        ph, pw = b.pixels.shape
+        other[y0:y0 + ph, x0:x0 + pw] &= 1 - b.pixels
+    for b in (a, m):  # (the middle half of each place: pintas drawn close reach its edges)
+        x0, y0, x1, y1 = _turned_box(b.box, w, h)
+        qx, qy = (x1 - x0) // 4, (y1 - y0) // 4
+        box = (slice(max(y0 + qy, 0), y1 - qy), slice(max(x0 + qx, 0), x1 - qx))
+        if cov[box].size == 0 or float(cov[box].mean()) >= THREE_BARE or \
+                int(np.count_nonzero(other[box])) >= THREE_BARE * cov[box].size:
+            return False
+    return True
 
 
 def _three_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Optional[str]:
