@@ -800,3 +800,15 @@ def test_a_rey_alone_at_the_top_filling_half_the_chest_is_read_from_his_head_end
     assert scene_reading("naipes-libres", 60021, "12O") == "12O"
     monkeypatch.setattr(pictures, "REY_FILL_HEAD_ALONE", 0.55)
     assert scene_reading("naipes-libres", 60021, "12O") is None
+
+
+def test_a_club_parted_from_a_green_sash_is_held_up_at_a_clubs_width(scene_reading,
+                                                                      monkeypatch):
+    """Benchmark scene 10026: a Fournier sota of bastos under a card, his club run into his green
+    sash; opened apart (`CLUB_PARTED`) the club is 10.5 px wide, a club's width
+    (`CLUB_PARTED_WIDTH` 10; a green sleeve cut so is 9): read 10B, and unknown at 11."""
+    from vision import pictures
+
+    assert scene_reading("fournier-1878", 10026, "10B") == "10B"
+    monkeypatch.setattr(pictures, "CLUB_PARTED_WIDTH", 11.0)
+    assert scene_reading("fournier-1878", 10026, "10B") is None

@@ -824,7 +824,10 @@ CLUB_CUT_WIDTH = 11.0  # ... and there a club is this wide at least (px, of its 
 CLUB_PARTED = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # no club found, the green is
 # looked at again opened this wide (None: not): a Naipes rey of bastos turned holds his club run
 # into his green sleeve through his hand, a neck 3-4 px wide (fresh seeds 780043 and 780047, in
-# full view); parted, the club is as wide as `CLUB_CUT_WIDTH` at least
+# full view); parted, the club is as wide as `CLUB_PARTED_WIDTH` at least
+CLUB_PARTED_WIDTH = 10.0  # (px; `CLUB_CUT_WIDTH` before: a Fournier sota of bastos, his club run
+# into his green sash, parted 10.5 wide, was left unread, benchmark seed 10026; no other card
+# changed on four `bench compare` seed sets)
 CUP_ELONGATION = 1.9  # a cup's red bowl is compact...
 CUP_FLAT_ELONGATION = 2.3  # ...or, drawn wide and shallow, lies flat (measured: cups held up
 CUP_FLAT = 0.85  # 1.07-2.16, the widest Fournier's sota's, all lying at 0.97 or flatter)
@@ -967,7 +970,8 @@ def _held(hsv: np.ndarray, h: int, paper_v: float, paper_s: float,
                     if cv2.countNonZero(green) >= 370 else ():
                 if p.elongation >= CLUB_ELONGATION and \
                         p.solidity >= (0.75 if cut is None else CLUB_CUT_SOLID) and \
-                        (9.0 if cut is None and not parted else CLUB_CUT_WIDTH) <= p.width \
+                        (9.0 if cut is None and not parted else
+                         CLUB_PARTED_WIDTH if cut is None else CLUB_CUT_WIDTH) <= p.width \
                         <= 17.0 and 30 <= p.length <= 70:
                     found["B"] = f"a club at ({p.x0:.2f}, {p.y0:.2f})"
                     found_at["B"] = p
