@@ -113,3 +113,29 @@ def test_a_covered_card_whose_sides_show_across_a_card_is_read_without_it(
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(recognise, "ON_TOP_SIDES", False)
     assert scene_reading(name, seed, code) is None
+
+
+@pytest.mark.parametrize("name, seed, code", [("fournier-1878", 30050, "4B"),
+                                             ("naipes-libres", 60015, "5O")])
+def test_a_covered_card_still_unknown_is_read_as_the_looser_order_says(
+        scene_reading, monkeypatch, name, seed, code):
+    """Fresh-seed scenes: a covered card left unknown after the second look at which card lies
+    on top (the line and the sides below `ON_TOP_LINE` and `on_top.SHOWN`) is read once more
+    without the parts the looser `ON_TOP_LOOSE` says it lies on: read, and unknown without."""
+    from vision import recognise
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(recognise, "ON_TOP_LOOSE", None)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_the_shares_of_sides_shown_are_what_lies_on_judges():
+    """`both_shown` gives the two shares `lies_on` judges: the drawn card on top shows its sides
+    (at least `SHOWN`), the one below hides them; thresholds passed in replace the module's."""
+    from vision import on_top
+
+    image, top, below = _two_cards()
+    mine, theirs = on_top.both_shown(image, top, below)
+    assert mine >= on_top.SHOWN and theirs <= on_top.HIDDEN
+    assert on_top.lies_on(image, top, below, shown=mine, hidden=theirs)
+    assert not on_top.lies_on(image, top, below, shown=min(mine + 0.01, 1.01), hidden=theirs)

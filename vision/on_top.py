@@ -10,7 +10,7 @@ three decks), it called 56 of 305 pairs with the card on top, and 2 of 404 the w
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Tuple
 
 import cv2
 import numpy as np
@@ -26,9 +26,21 @@ BLUR = 0.8  # the grey image's smoothing (sigma, px): sensor noise is no edge
 _IN, _OUT = (1.5, 2.5), (-2.0, -3.5, -5.0)  # px across a side: into its card, and out of it
 
 
-def lies_on(image: np.ndarray, top: np.ndarray, other: np.ndarray) -> bool:
+def lies_on(image: np.ndarray, top: np.ndarray, other: np.ndarray,
+            shown: Optional[float] = None, hidden: Optional[float] = None) -> bool:
     """Whether the card outlined by ``top`` (4 x 2 image points) plainly lies on the card
-    outlined by ``other``, where they overlap: its sides show there, the other's do not."""
+    outlined by ``other``, where they overlap: its sides show there (`SHOWN`, or ``shown``),
+    the other's do not (`HIDDEN`, or ``hidden``)."""
+    mine, theirs = both_shown(image, top, other)
+    return mine is not None and theirs is not None and \
+        mine >= (SHOWN if shown is None else shown) and \
+        theirs <= (HIDDEN if hidden is None else hidden)
+
+
+def both_shown(image: np.ndarray, top: np.ndarray, other: np.ndarray
+               ) -> Tuple[Optional[float], Optional[float]]:
+    """(`sides_shown` of ``top``'s sides inside ``other``, and of ``other``'s inside ``top``),
+    each None where too few points say anything."""
     quads = [np.asarray(q, np.float64) for q in (top, other)]
     lo = np.floor(np.min([q.min(axis=0) for q in quads], axis=0) - 8).astype(int)
     hi = np.ceil(np.max([q.max(axis=0) for q in quads], axis=0) + 8).astype(int)
@@ -36,14 +48,13 @@ def lies_on(image: np.ndarray, top: np.ndarray, other: np.ndarray) -> bool:
     x0, y0 = max(lo[0], 0), max(lo[1], 0)
     x1, y1 = min(hi[0], w), min(hi[1], h)
     if x1 - x0 < 4 or y1 - y0 < 4:
-        return False
+        return None, None
     roi = image[y0:y1, x0:x1]
     grey = cv2.GaussianBlur(roi if roi.ndim == 2 else cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY),
                             (0, 0), BLUR).astype(np.float32)
     shift = np.array([x0, y0], np.float64)
-    mine = sides_shown(grey, quads[0] - shift, quads[1] - shift)
-    theirs = sides_shown(grey, quads[1] - shift, quads[0] - shift)
-    return mine is not None and theirs is not None and mine >= SHOWN and theirs <= HIDDEN
+    return sides_shown(grey, quads[0] - shift, quads[1] - shift), \
+        sides_shown(grey, quads[1] - shift, quads[0] - shift)
 
 
 def sides_shown(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> Optional[float]:

@@ -138,6 +138,9 @@ ON_TOP_READ = True  # an unknown covered card is read again without the parts of
 ON_TOP_PARTNERS = True  # ... and a card judged on top, read as the one below too (`OTHER_ORDER`)
 ON_TOP_SIDES = True  # ... or as the image along the two cards' sides says (`on_top.lies_on`)
 ON_TOP_LINE = 0.8  # the share of its frame line through a card's part that says it lies on it
+ON_TOP_LOOSE: Optional[Tuple[float, float, float]] = (0.6, 0.5, 0.45)  # ... and, the card still
+# unknown, looser (line, `on_top.SHOWN`, `on_top.HIDDEN`): tried first, they drop the part of a
+# card lying over it as well, and it is read with too little covered (a built-in caballo of oros)
 ALL_BESIDE = np.ones(detect.COVER_SIZE[::-1], np.uint8)  # `Recogniser._read`'s default ``beside``
 
 
@@ -313,24 +316,29 @@ class Recogniser:
         """A covered card left unknown, read again without the parts of the cards overlapping
         it that it lies on: its own frame line runs on through them (`pictures.frame_line_through`)
         or its sides show across them and theirs do not across it (`on_top.lies_on`). With none
-        left, and no hand over it, it is read as a card in full view."""
+        left, and no hand over it, it is read as a card in full view. Still unknown, it is read
+        once more as the looser `ON_TOP_LOOSE` says, if that drops other parts."""
         from vision import pictures  # (which imports the agnostic reader: not for templates)
 
         rect = detect.rectify(page.image, dets[k].corners)
-        kept, dropped = None, False
-        for j, one in outlines.neighbour_maps(k):
-            line = pictures.frame_line_through(rect, one)
-            if line is not None and line >= ON_TOP_LINE or ON_TOP_SIDES and \
-                    on_top.lies_on(page.image, dets[k].corners, dets[j].corners):
-                dropped = True
-            else:
-                kept = one if kept is None else np.maximum(kept, one)
-        if not dropped:
-            return ident, placed
-        kept = _with_hand(kept, dets[k].hand)
-        again, there = self._read(page, dets[k], kept is not None, kept, typical, beside)
-        if again.code is not None:
-            return again, there
+        looks = [_Look(j, one, pictures.frame_line_through(rect, one))
+                 for j, one in outlines.neighbour_maps(k)]
+        tried = set()
+        for line_at, shown, hidden in ((ON_TOP_LINE, on_top.SHOWN, on_top.HIDDEN),) + \
+                ((ON_TOP_LOOSE,) if ON_TOP_LOOSE is not None else ()):
+            drop = tuple(look.lies_on(page.image, dets, k, line_at, shown, hidden)
+                         for look in looks)
+            if not any(drop) or drop in tried:
+                continue
+            tried.add(drop)
+            kept = None
+            for look, dropped in zip(looks, drop):
+                if not dropped:
+                    kept = look.part if kept is None else np.maximum(kept, look.part)
+            kept = _with_hand(kept, dets[k].hand)
+            again, there = self._read(page, dets[k], kept is not None, kept, typical, beside)
+            if again.code is not None:
+                return again, there
         return ident, placed
 
     def _read_alternate(self, page: "_Page", dets, k: int, typical: float, ident: Identity,
@@ -369,6 +377,29 @@ class Recogniser:
             if ident.code is not None and again.score > ident.score + 0.01:
                 ident, d = again, detect.Detection(q, d.score)  # may now be unsure
         return ident, d
+
+
+class _Look:
+    """What says whether a card lies on one of the cards overlapping it (`Recogniser._read_on_top`):
+    that card's part of it as a map, its own frame line's share through that part, and the two
+    cards' sides (`on_top.both_shown`, measured when first asked for)."""
+
+    def __init__(self, j: int, part: np.ndarray, line: Optional[float]):
+        self.j, self.part, self.line = j, part, line
+        self._sides: Optional[Tuple[Optional[float], Optional[float]]] = None
+
+    def lies_on(self, image: np.ndarray, dets, k: int, line_at: float, shown: float,
+                hidden: float) -> bool:
+        """Whether card ``k`` lies on card ``j``: its line runs through at ``line_at`` or more,
+        or (`ON_TOP_SIDES`) its sides show there at ``shown`` and ``j``'s at most ``hidden``."""
+        if self.line is not None and self.line >= line_at:
+            return True
+        if not ON_TOP_SIDES:
+            return False
+        if self._sides is None:
+            self._sides = on_top.both_shown(image, dets[k].corners, dets[self.j].corners)
+        mine, theirs = self._sides
+        return mine is not None and theirs is not None and mine >= shown and theirs <= hidden
 
 
 class _Page:
