@@ -1399,10 +1399,14 @@ def _in_view(rect_bgr: np.ndarray, ink: np.ndarray, cov: np.ndarray, coins_apart
         if apart is not None:
             more, less = _clear_or_cut(pintas(rect_bgr, ink=apart), near)
             new = [b for b in more if not any(b.box == o.box for o in whole)]
+            rest = [b for b in less if not any(b.box == o.box for o in cut)]
             # each new whole blob one of the coins parted, and one of oros: else the rims cut
-            # something else (a Fournier centre cup is as gold, and no disc)
+            # something else (a Fournier centre cup is as gold, and no disc); and what is left
+            # cut no more than one coin's part (a coin in view beside the cover, its rim too near
+            # to part it, would be taken for a hidden twin's part: a 7 of oros read 6O)
             if new and all(b.suit() == "O" and any(
-                    math.hypot(b.x * w - x, b.y * h - y) < r for x, y, r in centres) for b in new):
+                    math.hypot(b.x * w - x, b.y * h - y) < r for x, y, r in centres) for b in new) \
+                    and all(b.area <= COINS_APART_REST * min(o.area for o in new) for b in rest):
                 whole, cut = more, less
     return whole, cut
 
@@ -1430,6 +1434,7 @@ COINS_APART_RADIUS = 0.1  # ... of a coin whose radius is this share of the card
 # parted so, the card read 7B, fresh seed 60028)
 COINS_APART_YELLOW = 0.75  # ... and this share of it yellow (coins 0.89-0.99; Fournier's cups,
 # as gold to `_gold`, 0.35-0.38 yellow and the rest orange: their rims cut a centre cup)
+COINS_APART_REST = 1.0  # ... leaving no cut blob larger than a coin parted (`_in_view`)
 COINS_APART_RIM = 1.5  # ... the ink cut away on a ring this far out from the coin's inscribed
 # circle, 2 px wide (blur joins coins drawn a few pixels apart by a pixel or two of halo)
 
