@@ -812,3 +812,18 @@ def test_a_club_parted_from_a_green_sash_is_held_up_at_a_clubs_width(scene_readi
     assert scene_reading("fournier-1878", 10026, "10B") == "10B"
     monkeypatch.setattr(pictures, "CLUB_PARTED_WIDTH", 11.0)
     assert scene_reading("fournier-1878", 10026, "10B") is None
+
+
+@pytest.mark.parametrize("name, seed", [("fournier-1878", 150051), ("naipes-libres", 150031)])
+def test_crossed_clubs_filled_a_little_lopsided_are_the_3_of_bastos(scene_reading, monkeypatch,
+                                                                   name, seed):
+    """Fresh-seed scenes: a 3 of bastos under a card, filled from its image turned, its crossed
+    clubs 0.64 symmetric (Fournier) or 0.685 solid (Naipes), its frame line's three breaks in
+    view: read 3B within `FILLED_CLUBS`, and unknown within the limits before."""
+    from vision import pictures
+
+    assert scene_reading(name, seed, "3B") == "3B"
+    monkeypatch.setattr(pictures, "FILLED_CLUBS", dict(
+        symmetry=(0.7, 1.0), solidity=(0.54, 0.68), elongation=(1.75, 2.4), area=(0.27, 0.39),
+        green=0.07))
+    assert scene_reading(name, seed, "3B") is None
