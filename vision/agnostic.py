@@ -2312,11 +2312,11 @@ THREE_ACROSS = True  # a 3 drawn left, right, left, its bottom pinta hidden (`_t
 
 
 ONE_SIDE_CUT = True  # pintas in view on one side of the card only are counted when the place
-# of one one's twin, turned about the centre, shows a piece of a pinta like it, cut by the
+# of one pinta's twin, turned about the centre, shows a piece of a pinta like it, cut by the
 # cover (`_twins_cut`; the others' twins must be hidden or cut, as for any count): the other
 # side holds pintas where they lie turned (a 3 drawn left, right, left, one side covered, shows
-# its middle one there, off those places). Fournier 4s of copas with one side under a card
-# (benchmark seeds 10026 and 10034)
+# its middle one there, off those places). A Fournier 4 of espadas, one side under a card (fresh
+# seed 120071); the benchmark's Fournier 4s of copas so covered stay unread, lettering cut too
 TWIN_PIECE = 0.1  # ... a piece of this share of a pinta at least
 
 
@@ -2343,9 +2343,8 @@ def _three_two_whole(singles: List[Pinta], cut: List[Pinta], cov: np.ndarray,
     """Whether two whole pintas alike in view are a 3 drawn left, right, left with one end
     hidden: one at an end to one side, the other on the middle row on the other side; the end
     one's image about the middle row covered, or holding a pinta cut alike in colour; and both
-    their images turned about the centre, where any larger card's pintas lie, in view and bare
-    (a 4, 6 or 8 has pintas there; a 5, 7 or 9 none on the middle row off the middle column
-    alone)."""
+    their images turned about the centre in view and bare (a larger card has a pinta at one of
+    them: a 4's corner, or the middle row's other side)."""
     h, w = cov.shape
     a, m = sorted(singles, key=lambda b: -abs(b.y - 0.5))
     if abs(a.y - 0.5) < LONE_END or abs(m.y - 0.5) > LAYOUT_TOL or \
