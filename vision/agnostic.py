@@ -2311,26 +2311,6 @@ def _lone_at_end(whole: List[Pinta]) -> Optional[Pinta]:
 THREE_ACROSS = True  # a 3 drawn left, right, left, its bottom pinta hidden (`_three_across`)
 
 
-ONE_SIDE_CUT = True  # pintas in view on one side of the card only are counted when the place
-# of one pinta's twin, turned about the centre, shows a piece of a pinta like it, cut by the
-# cover (`_twins_cut`; the others' twins must be hidden or cut, as for any count): the other
-# side holds pintas where they lie turned (a 3 drawn left, right, left, one side covered, shows
-# its middle one there, off those places). A Fournier 4 of espadas, one side under a card (fresh
-# seed 120071); the benchmark's Fournier 4s of copas so covered stay unread, lettering cut too
-TWIN_PIECE = 0.1  # ... a piece of this share of a pinta at least
-
-
-def _twins_cut(singles: List[Pinta], cut: List[Pinta], unit: float, w: int, h: int) -> bool:
-    """Whether the place of one of ``singles``' twins (its box turned about the centre) holds the
-    centre of one of the ``cut`` blobs, of `TWIN_PIECE` of a pinta or more and coloured like it
-    (`ORNAMENT_HUES`)."""
-    def piece_in(b: Pinta) -> bool:
-        x0, y0, x1, y1 = _turned_box(b.box, w, h)
-        return any(x0 <= c.x * w <= x1 and y0 <= c.y * h <= y1 and c.area >= TWIN_PIECE * unit
-                   and _hue_distance(c, b.colours) < ORNAMENT_HUES for c in cut)
-    return len(singles) >= 2 and any(piece_in(b) for b in singles)
-
-
 THREE_TWO_WHOLE = True  # ... or its pinta at one end and the middle one both whole in view
 # (`_three_two_whole`): a Fournier 3 of oros, its lowest coin under a card's corner, had no
 # twin of its top coin in view to count (benchmark seed 10023)
@@ -2402,6 +2382,26 @@ def _three_across(whole: List[Pinta], cut: List[Pinta], cov: np.ndarray) -> Opti
     if there.size == 0 or float(there.mean()) < MIRROR_TWIN:
         return None
     return suit
+
+
+ONE_SIDE_CUT = True  # pintas in view on one side of the card only are counted when the place
+# of one pinta's twin, turned about the centre, shows a piece of a pinta like it, cut by the
+# cover (`_twins_cut`; the others' twins must be hidden or cut, as for any count): the other
+# side holds pintas where they lie turned (a 3 drawn left, right, left, one side covered, shows
+# its middle one there, off those places). A Fournier 4 of espadas, one side under a card (fresh
+# seed 120071); the benchmark's Fournier 4s of copas so covered stay unread, lettering cut too
+TWIN_PIECE = 0.1  # ... a piece of this share of a pinta at least
+
+
+def _twins_cut(singles: List[Pinta], cut: List[Pinta], unit: float, w: int, h: int) -> bool:
+    """Whether the place of one of ``singles``' twins (its box turned about the centre) holds the
+    centre of one of the ``cut`` blobs, of `TWIN_PIECE` of a pinta or more and coloured like it
+    (`ORNAMENT_HUES`)."""
+    def piece_in(b: Pinta) -> bool:
+        x0, y0, x1, y1 = _turned_box(b.box, w, h)
+        return any(x0 <= c.x * w <= x1 and y0 <= c.y * h <= y1 and c.area >= TWIN_PIECE * unit
+                   and _hue_distance(c, b.colours) < ORNAMENT_HUES for c in cut)
+    return len(singles) >= 2 and any(piece_in(b) for b in singles)
 
 
 TWO_ACROSS = True  # a 2 of long pintas side by side, one of them cut (`_two_across`)

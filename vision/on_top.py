@@ -31,10 +31,15 @@ def lies_on(image: np.ndarray, top: np.ndarray, other: np.ndarray,
     """Whether the card outlined by ``top`` (4 x 2 image points) plainly lies on the card
     outlined by ``other``, where they overlap: its sides show there (`SHOWN`, or ``shown``),
     the other's do not (`HIDDEN`, or ``hidden``)."""
-    mine, theirs = both_shown(image, top, other)
-    return mine is not None and theirs is not None and \
-        mine >= (SHOWN if shown is None else shown) and \
-        theirs <= (HIDDEN if hidden is None else hidden)
+    return shares_say_on(*both_shown(image, top, other),
+                         SHOWN if shown is None else shown, HIDDEN if hidden is None else hidden)
+
+
+def shares_say_on(mine: Optional[float], theirs: Optional[float], shown: float = SHOWN,
+                  hidden: float = HIDDEN) -> bool:
+    """Whether `both_shown`'s two shares say the first card lies on the other: its sides show
+    at ``shown`` or more, the other's at ``hidden`` at most, each measured."""
+    return mine is not None and theirs is not None and mine >= shown and theirs <= hidden
 
 
 def both_shown(image: np.ndarray, top: np.ndarray, other: np.ndarray

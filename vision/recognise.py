@@ -139,8 +139,9 @@ ON_TOP_PARTNERS = True  # ... and a card judged on top, read as the one below to
 ON_TOP_SIDES = True  # ... or as the image along the two cards' sides says (`on_top.lies_on`)
 ON_TOP_LINE = 0.8  # the share of its frame line through a card's part that says it lies on it
 ON_TOP_LOOSE: Optional[Tuple[float, float, float]] = (0.6, 0.5, 0.45)  # ... and, the card still
-# unknown, looser (line, `on_top.SHOWN`, `on_top.HIDDEN`): tried first, they drop the part of a
-# card lying over it as well, and it is read with too little covered (a built-in caballo of oros)
+# unknown, looser (line, `on_top.SHOWN`, `on_top.HIDDEN`), after the strict ones: in their place
+# they also drop the part of a card lying over it, and it is read with too little covered (a
+# built-in caballo of oros lost so)
 ALL_BESIDE = np.ones(detect.COVER_SIZE[::-1], np.uint8)  # `Recogniser._read`'s default ``beside``
 
 
@@ -398,8 +399,7 @@ class _Look:
             return False
         if self._sides is None:
             self._sides = on_top.both_shown(image, dets[k].corners, dets[self.j].corners)
-        mine, theirs = self._sides
-        return mine is not None and theirs is not None and mine >= shown and theirs <= hidden
+        return on_top.shares_say_on(*self._sides, shown, hidden)
 
 
 class _Page:
