@@ -179,6 +179,11 @@ class Pinta:
     pixels: Optional[np.ndarray] = None  # the blob, 0/1 over its box (to part touching pintas)
     peels: tuple = ()  # at the edge: the pinta peeled further (`PEEL_PX`), to match its twin
 
+    def origin(self, w: int, h: int) -> Tuple[int, int]:
+        """The pixel of a card ``w`` x ``h`` where ``pixels`` begins (its box's top left), to
+        place the blob back on the card's maps."""
+        return int(round(self.box[0] * w)), int(round(self.box[1] * h))
+
     def suit(self) -> Optional[str]:
         """The suit this blob's shape (and, between look-alike shapes, colour) says, or None."""
         e, s, c = self.elongation, self.solidity, self.colours
@@ -691,7 +696,8 @@ def _opened(b: Pinta, px: int, unit: float, rect_bgr: np.ndarray) -> List[Pinta]
         part = piece[y:y + ph, x:x + pw]
         area = int(part.sum())
         m = cv2.moments(part, binaryImage=True)
-        ox, oy = round(b.box[0] * w) - pad + x, round(b.box[1] * h) - pad + y  # in the card
+        bx, by = b.origin(w, h)
+        ox, oy = bx - pad + x, by - pad + y  # in the card
         centre = np.array([ox + m["m10"] / m["m00"], oy + m["m01"] / m["m00"]])
         p = _measured((ox, oy, pw, ph, area, part, centre), hues, w, h)
         p.at_edge = b.at_edge
@@ -1417,7 +1423,7 @@ def _clear_or_cut(blobs: List["Pinta"], near: np.ndarray) -> Tuple[List["Pinta"]
     h, w = near.shape
     whole, cut = [], []
     for b in blobs:
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        bx, by = b.origin(w, h)
         ph, pw = b.pixels.shape
         (cut if (near[by:by + ph, bx:bx + pw] & b.pixels).any() else whole).append(b)
     return whole, cut
@@ -1450,7 +1456,7 @@ def _coins_apart(cut: List["Pinta"], seen: np.ndarray, near: np.ndarray
     for b in cut:
         if not _gold(b) or b.colours["yellow"] < COINS_APART_YELLOW:
             continue
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        bx, by = b.origin(w, h)
         for x, y, r in coin_centres(b.pixels):
             centre, rim = (int(round(bx + x)), int(round(by + y))), int(round(r + COINS_APART_RIM))
             disc = np.zeros((h, w), np.uint8)
@@ -1621,7 +1627,7 @@ def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
             return False
         if not away:
             away.append(cv2.distanceTransform(1 - cov, cv2.DIST_L2, 3))
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        bx, by = b.origin(w, h)
         ph, pw = b.pixels.shape
         return int((away[0][by:by + ph, bx:bx + pw][b.pixels > 0] > RUNS_OFF_PX).sum()) \
             >= RUNS_OFF_PART * unit
@@ -1994,7 +2000,7 @@ def _filled_one(b: Pinta, unit: float) -> bool:
 
 def _paint(mask: np.ndarray, b: Pinta, w: int, h: int) -> None:
     """Sets blob ``b``'s pixels in the card-sized ``mask``."""
-    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+    bx, by = b.origin(w, h)
     ph, pw = b.pixels.shape
     mask[by:by + ph, bx:bx + pw] |= b.pixels.astype(bool)[:max(0, h - by), :max(0, w - bx)]
 
@@ -2063,7 +2069,7 @@ def _centre_once(blobs: List[Pinta], take: np.ndarray, w: int, h: int) -> List[P
         if abs(b.x - 0.5) > near or abs(b.y - 0.5) > near or b.elongation < 2.8 or \
                 b.pixels is None or b.at_edge:
             continue
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        bx, by = b.origin(w, h)
         ph, pw = b.pixels.shape
         filled = take[by:by + ph, bx:bx + pw] & b.pixels.astype(bool)
         if not filled.any() or filled.sum() >= b.pixels.sum():
@@ -2210,7 +2216,7 @@ def read_filled(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndar
         if usual is not None and b.area < SMALL_BLOB * unit and \
                 _hue_distance(b, usual) >= ORNAMENT_HUES:
             continue  # (a flourish or lettering, coloured unlike the pintas: as the count)
-        bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        bx, by = b.origin(w, h)
         ph, pw = b.pixels.shape
         mine = b.pixels.astype(bool)
         part = take[by:by + ph, bx:bx + pw] & mine
@@ -2246,7 +2252,7 @@ def _centred_in(b: Pinta, box: Tuple[int, int, int, int], w: int, h: int) -> boo
 
 def _within(b: Pinta, boxes: List[Tuple[int, int, int, int]], w: int, h: int) -> float:
     """The share of blob ``b``'s pixels inside any of ``boxes`` (pixels, grown by 4)."""
-    bx, by = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+    bx, by = b.origin(w, h)
     ph, pw = b.pixels.shape
     inside = np.zeros((h, w), np.uint8)
     for x0, y0, x1, y1 in boxes:
@@ -2340,7 +2346,7 @@ def _three_two_whole(singles: List[Pinta], cut: List[Pinta], cov: np.ndarray,
         return False
     other = ink & (1 - cov)  # ink in view but the three pintas'
     for b in (a, m, *cut):
-        x0, y0 = int(round(b.box[0] * w)), int(round(b.box[1] * h))
+        x0, y0 = b.origin(w, h)
         ph, pw = b.pixels.shape
         other[y0:y0 + ph, x0:x0 + pw] &= 1 - b.pixels
     for b in (a, m):  # (the middle half of each place: pintas drawn close reach its edges)
