@@ -566,6 +566,26 @@ def test_a_figure_under_a_hand_is_read_from_its_head_end(scene_reading, monkeypa
     assert scene_reading(name, seed, code) is None
 
 
+@pytest.mark.parametrize("name,seed,code", [("naipes-libres", 150013, "10B"),
+                                            ("fournier-1878", 60055, "12C")])
+def test_a_figure_a_fingertip_touches_is_read_whole_and_from_its_head_end(
+        scene_reading, monkeypatch, name, seed, code):
+    """Fresh-seed scenes: a fingertip over a figure's edge, the rest in view. Under a hand the
+    figure is read neither whole (fingers join the picture) nor from its head end alone (its
+    foot end shows); with the hand painted paper, read whole, and from its head end, alike, it
+    is named (`pictures.HAND_BOTH_ENDS`)."""
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(pictures, "HAND_BOTH_ENDS", False)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_an_ace_a_finger_touches_is_no_figure_read_from_its_hilt_end(scene_reading):
+    """Fresh-seed scene: a Fournier ace of espadas, a finger over one corner, read from its hilt
+    end alone was a sota (`FOOT_HIDDEN`); read beside the hand (`HAND_BOTH_ENDS`), its whole
+    reading must agree, and it names no figure."""
+    assert scene_reading("fournier-1878", 110074, "1E") in (None, "1E")
+
+
 def test_a_finger_the_hands_map_leaves_out_makes_no_caballo(scene_reading):
     """Fresh-seed scene: a finger over a Naipes sota's middle, outside the hand's map, is as tan
     as a horse's head: under a hand, no caballo is read from the head end."""

@@ -348,7 +348,35 @@ def read_picture(rect_bgr: np.ndarray, ink: Optional[np.ndarray] = None,
         end, end_why = read_head_end(rect_bgr, overlap, under_hand)
         if end is not None:
             return end, end_why
+    if code is None and under_hand and HAND_BOTH_ENDS and \
+            float(np.mean(overlap > 0)) <= SMALL_OVERLAP:
+        return _read_beside_hand(rect_bgr, overlap)
     return code, why
+
+
+HAND_BOTH_ENDS = True  # a figure a little of which a hand covers (`SMALL_OVERLAP` at most), its
+# foot end in view, is read whole with the hand painted paper, and kept only where its head end
+# alone reads the same (`_read_beside_hand`): a Naipes sota of bastos in full view but for a
+# fingertip touching its feet was read neither way (fresh seed 150013)
+
+
+def _read_beside_hand(rect_bgr: np.ndarray, overlap: np.ndarray) -> Tuple[Optional[str], str]:
+    """(code, why) of a figure a hand covers a little of (``overlap``, 1 where it lies, any
+    size), or (None, why not): read whole with the hand painted paper, as the fingers' ink is no
+    part of the picture; and from its head end whatever the foot end shows (`read_head_end`'s
+    ``with_foot``). Each alone is unsafe beside a hand: what the paint leaves may be a figure cut
+    into another's shape, and a head end read with the foot end in view was an ace of espadas's
+    hilt end read as a sota (seed 110074). The two must name the same figure."""
+    painted, near = _painted(rect_bgr, overlap)
+    if near is None:
+        return None, "nothing overlaps it"
+    whole, why = _read_clear(painted, None, None, covered=overlap)
+    if whole is None or whole[:-1] not in FIGURES:
+        return None, f"beside a hand, read whole: {whole or why}"
+    end, why = read_head_end(rect_bgr, overlap, True, with_foot=True)
+    if end != whole:
+        return None, f"beside a hand, read whole {whole}, from its head end {end or why}"
+    return whole, "ok (beside a hand: read whole and from its head end alike)"
 
 
 HEAD_END_READ = True  # a figure whose picture runs under another card (the trump under the
@@ -448,8 +476,8 @@ REY_HUE_MOST = 0.9  # together 0.93, and 0.95 of one hue; a rey's robe 0.88 at m
 # 10000 x 40 at the pipeline's outlines)
 
 
-def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
-                  under_hand: bool = False) -> Tuple[Optional[str], str]:
+def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray, under_hand: bool = False,
+                  with_foot: bool = False) -> Tuple[Optional[str], str]:
     """(code, why) of a figure read from its head end alone, or (None, why not). The end with the
     head is the one holding the pinta: with the card's upper `HEAD_END` in view (either way
     up), all but `HEAD_COVERED` of it clear of every other card (``overlap``: 1 where one lies,
@@ -460,7 +488,8 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
     - a rey's shoulders and cloak fill the card at the chest (`_HeadEnd.rey`).
     A sota or a rey only with the foot end partly hidden (`FOOT_HIDDEN`). The end with the
     feet holds no pinta up. ``under_hand``: part of ``overlap`` is a hand, and no caballo is
-    read (`HEAD_END_UNDER_HAND`)."""
+    read (`HEAD_END_UNDER_HAND`); ``with_foot``: a sota or a rey is read with the foot end in
+    view too (`_read_beside_hand`, whose whole reading must agree)."""
     h = rect_bgr.shape[0]
     painted, near = _painted(rect_bgr, overlap)
     if near is None:
@@ -475,9 +504,9 @@ def read_head_end(rect_bgr: np.ndarray, overlap: np.ndarray,
         ink, clear = cv2.rotate(ink, cv2.ROTATE_180) if turn else ink, covered == 0
         hue_sat = hue_saturation(img)  # (for the horse at either end)
         horse = horse_share(img, clear, ink, hue_sat)
-        foot_seen = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN
+        foot_in_view = covered[int(HEAD_END * h):].mean() < FOOT_HIDDEN and not with_foot
         end = _head_end(img, clear, ink) if horse < max(PAGE_NO_HORSE, REY_NO_HORSE) and \
-            not foot_seen else None
+            not foot_in_view else None
         if horse >= HORSE_SHARE:
             if under_hand:
                 continue  # a finger the hand's map leaves out is as tan as a horse
