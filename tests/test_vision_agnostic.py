@@ -1191,6 +1191,29 @@ def test_a_card_whose_extra_pintas_place_is_hidden_is_named_by_its_numerals_shap
     assert scene_reading(name, seed, code) is None
 
 
+@pytest.mark.parametrize("name, seed, code, off", [
+    ("fournier-1878", 30023, "4C", ()), ("naipes-libres", 30050, "8O", ()),
+    ("fournier-1878", 60054, "2B", ("a blob in view that is no pinta",))])
+def test_pintas_run_together_beside_a_cover_are_counted_thinned(scene_reading, monkeypatch,
+                                                                 name, seed, code, off):
+    """Fresh-seed scenes: a covered card whose pintas in view blur ran into a blob of no
+    pinta's size, or into blobs no two of one size; `read_mirrored` counts again over its ink
+    thinned (`MIRROR_THINNED`, by the reason it abstained for)."""
+    from vision import agnostic
+
+    assert scene_reading(name, seed, code) == code
+    monkeypatch.setattr(agnostic, "MIRROR_THINNED", off)
+    assert scene_reading(name, seed, code) is None
+
+
+def test_a_thinned_count_keeps_the_swords_in_view(scene_reading):
+    """Fresh-seed scene: Fournier's trump 3 of espadas under the stock. Its blades are a line or
+    two wide; thinned, they shrank to a flourish's size beside the middle sword's solid hilt,
+    which was counted as a cup: 2C. A thinned count must keep the swords in view
+    (`_sword_kept`)."""
+    assert scene_reading("fournier-1878", 120093, "3E") in (None, "3E")
+
+
 def test_the_medallion_and_numeral_readers_take_any_card_image():
     """Paper, ink, noise and a gold card with every cover map kind: no exception, and no
     medallion or numeral read from a card of one colour."""
