@@ -39,6 +39,21 @@ def test_a_hand_reaching_in_is_found_and_the_cards_are_not():
     assert hands.find_hands(*_half(quiet.image), 45 * 45 / 1.55) is None
 
 
+def test_an_olive_skinned_hand_is_found(monkeypatch):
+    """The simulator's skins run from pink to olive: an olive hand's hue (OpenCV 25 here) is
+    yellower than the orange-red to pink range, and its saturation higher than aged paper's."""
+    cards = [synth.Placed("4O", True, 420, 250, 10), synth.Placed("7C", True, 600, 260, -20)]
+    hand = synth.Hand(470, 260, 0.0, 200, skin=(97, 171, 184))
+    scene = synth.Scene(cards, synth.builtin(40), Camera(height_mm=750, hfov_deg=66),
+                        synth.TableSpec(cloth_seed=3), synth.Nuisances(hands=(hand,)))
+    small, mask = _half(synth.render_scene(scene, seed=1).image)
+    found = hands.find_hands(small, mask, 45 * 45 / 1.55)
+    assert found is not None
+    monkeypatch.setattr(hands, "SKIN_LO", hands.SKIN_LO[:2])
+    monkeypatch.setattr(hands, "SKIN_HI", hands.SKIN_HI[:2])
+    assert hands.find_hands(small, mask, 45 * 45 / 1.55) is None
+
+
 def test_a_card_back_of_skin_colour_is_no_hand(shared_dir):
     # Fournier's speckled tan back matches skin on colour alone; it is not smooth
     deck = synth.load_deck(shared_dir / "decks" / "fournier-1878")

@@ -14,8 +14,10 @@ from typing import Optional
 import cv2
 import numpy as np
 
-SKIN_LO = ((0, 50, 90), (170, 50, 90))  # HSV (OpenCV units): orange-red to pink hues (a tan palm: 20-21),
-SKIN_HI = ((22, 170, 255), (179, 170, 255))  # moderately saturated: paper is greyer, red ink more saturated
+SKIN_LO = ((0, 50, 90), (170, 50, 90), (23, 110, 90))  # HSV (OpenCV units): orange-red to pink
+SKIN_HI = ((22, 170, 255), (179, 170, 255), (30, 170, 255))  # hues (a tan palm: 20-21),
+# moderately saturated: paper is greyer, red ink more saturated; and an olive skin's yellower hue
+# (23-30), more saturated than Fournier's aged paper (85-100)
 SKIN_SMOOTH = 6.0  # grey levels: the median local (5 x 5) deviation of skin is 1-3, a speckled back's 12+
 SKIN_MIN_AREA = 0.5  # a hand is at least this many cards' area (card art or a fringe is less)
 NEAR_PX = 2  # outline this close to the hand (half-resolution px) is where the hand was
@@ -54,7 +56,9 @@ def hand_mask(bgr: np.ndarray, lighter: np.ndarray, card_area: float) -> Optiona
     h, w = lighter.shape
     small = cv2.resize(bgr, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    skin = cv2.inRange(hsv, SKIN_LO[0], SKIN_HI[0]) | cv2.inRange(hsv, SKIN_LO[1], SKIN_HI[1])
+    skin = cv2.inRange(hsv, SKIN_LO[0], SKIN_HI[0])
+    for lo, hi in zip(SKIN_LO[1:], SKIN_HI[1:]):
+        skin |= cv2.inRange(hsv, lo, hi)
     lit = cv2.resize(lighter, (w // 2, h // 2), interpolation=cv2.INTER_NEAREST)
     skin = cv2.morphologyEx(skin & lit, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # the regions as outlines: connected-component labelling of the whole plane costs 2 ms
