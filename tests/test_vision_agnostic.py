@@ -916,6 +916,7 @@ def test_a_trump_under_a_ragged_stock_is_read_past_its_fringe(scene_reading, mon
 
     assert scene_reading("fournier-1878", 20045, "3O") == "3O"
     monkeypatch.setattr(agnostic, "FRINGE_PX", 0)
+    monkeypatch.setattr(agnostic, "MIRROR_THINNED", ())  # (read thinned too)
     assert scene_reading("fournier-1878", 20045, "3O") is None
 
 
@@ -1206,11 +1207,11 @@ def test_pintas_run_together_beside_a_cover_are_counted_thinned(scene_reading, m
     assert scene_reading(name, seed, code) is None
 
 
-def test_a_thinned_count_keeps_the_swords_in_view(scene_reading):
+def test_no_thinned_count_is_made_with_swords_in_view(scene_reading):
     """Fresh-seed scene: Fournier's trump 3 of espadas under the stock. Its blades are a line or
     two wide; thinned, they shrank to a flourish's size beside the middle sword's solid hilt,
-    which was counted as a cup: 2C. A thinned count must keep the swords in view
-    (`_sword_kept`)."""
+    which was counted as a cup: 2C. With a sword in view nothing is counted thinned
+    (`_parted_evenly`)."""
     assert scene_reading("fournier-1878", 120093, "3E") in (None, "3E")
 
 
@@ -1558,6 +1559,7 @@ def test_a_whole_pinta_touching_the_cover_is_no_cut_one(scene_reading, monkeypat
     monkeypatch.setattr(agnostic, "FILLED_CUT_WHOLE", False)
     monkeypatch.setattr(agnostic, "NUMBERED", False)  # (the 9B's numeral says 9 against 8 to
     # `read_numbered` too)
+    monkeypatch.setattr(agnostic, "MIRROR_THINNED", ())  # (read thinned too)
     assert scene_reading(name, seed, code) is None
 
 
@@ -1824,6 +1826,7 @@ def test_the_fill_may_cut_the_makers_name(scene_reading, monkeypatch, seed, code
 
     assert scene_reading("fournier-1878", seed, code) == code
     monkeypatch.setattr(agnostic, "FILLED_ORNAMENTS", False)
+    monkeypatch.setattr(agnostic, "MIRROR_THINNED", ())  # (read thinned too)
     assert scene_reading("fournier-1878", seed, code) is None
 
 
@@ -1909,6 +1912,7 @@ def test_a_two_both_of_whose_pintas_the_stock_cuts(scene_reading, monkeypatch):
 
     assert scene_reading("naipes-libres", 780077, "2B") == "2B"
     monkeypatch.setattr(agnostic, "TWO_CUT", False)
+    monkeypatch.setattr(agnostic, "MIRROR_THINNED", ())  # (read thinned too)
     assert scene_reading("naipes-libres", 780077, "2B") is None
 
 

@@ -563,6 +563,7 @@ def test_a_figure_under_a_hand_is_read_from_its_head_end(scene_reading, monkeypa
     """Fresh-seed scenes: a hand over the foot end, the head end in view."""
     assert scene_reading(name, seed, code) == code
     monkeypatch.setattr(pictures, "HEAD_END_UNDER_HAND", False)
+    monkeypatch.setattr(pictures, "HAND_BOTH_ENDS", False)  # (read beside the hand too)
     assert scene_reading(name, seed, code) is None
 
 
@@ -617,8 +618,12 @@ def test_a_rider_read_whole_is_no_medallion(scene_reading, monkeypatch):
     """Fresh-seed scene: a Fournier caballo of espadas read whole has a silhouette within a
     medallion's limits (1.64 long, 0.37 of the card); its horse's head beside the rider says it
     is no ace of oros (`MEDALLION_HORSE`), and the second look reads the caballo."""
+    from vision import hands
+
     assert scene_reading("fournier-1878", 240024, "11E") == "11E"
     monkeypatch.setattr(pictures, "MEDALLION_HORSE", None)
+    monkeypatch.setattr(hands, "SKIN_LO", hands.SKIN_LO[:2])  # (the olive hand over it unfound,
+    monkeypatch.setattr(hands, "SKIN_HI", hands.SKIN_HI[:2])  # as before the fiftieth session)
     assert scene_reading("fournier-1878", 240024, "11E") == "1O"
 
 

@@ -1514,9 +1514,11 @@ def _room_for_one(both: np.ndarray, whole: List["Pinta"], unit: float) -> bool:
 
 NOT_A_PINTA = "a blob in view that is no pinta"
 MIRROR_THINNED = (NOT_A_PINTA, NO_UNIT)  # a card `read_mirrored` abstains on so (a blob in view
-# of no pinta's size, no two alike) is counted again over its ink thinned by each of `PART_PX`,
-# the swords in view kept (`_sword_kept`): blur runs pintas drawn close together into one
-# (Fournier's 3s and 4s of copas beside the card on top, 2s of bastos under the stock)
+# of no pinta's size, no two alike) is counted again over its ink thinned by each of `PART_PX`
+# where that parts it evenly (`_parted_evenly`): blur runs pintas drawn close together into one
+# (Fournier's 3s and 4s of copas beside the card on top, 2s of bastos under the stock). Not a
+# cut blob where no twin lies: thinned so, a Fournier 5 of espadas read 4E, a trump 7 of oros
+# 9O (seeds 90068, 120048)
 
 
 def _thinned(ink: np.ndarray, px: int) -> np.ndarray:
@@ -1524,13 +1526,27 @@ def _thinned(ink: np.ndarray, px: int) -> np.ndarray:
     return cv2.erode(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
 
 
-def _sword_kept(rect_bgr: np.ndarray, seen: np.ndarray, suit: str) -> bool:
-    """Whether a thinned count of suit ``suit`` keeps the swords of the ink in view (``seen``):
-    none there, or the count is of espadas. Thinning takes most from thin pintas: a Fournier
-    blade, a line or two wide, shrank to a flourish's size beside its solid hilt, and the hilt
-    passed for a cup (a trump 3 of espadas under the stock read 2C: fresh seed 120093). Other
-    shapes in view say less: coins run together make a club's, lettering a cup's or a club's."""
-    return suit == "E" or not any(b.suit() == "E" for b in pintas(rect_bgr, ink=seen))
+def _parted_evenly(rect_bgr: np.ndarray, seen: np.ndarray, thin: np.ndarray) -> bool:
+    """Whether thinning the ink in view (``seen``, thinned: ``thin``) parted it as pintas run
+    together part: no sword in view (Fournier's blades, a line or two wide, shrink to a
+    flourish's size beside their solid hilts: a 5 of espadas read 4E, seed 50169; a trump 3 of
+    espadas 2C, its hilt taken for a cup, 120093), and each blob in view parted into pieces of
+    about one size, if at all (a Naipes 8 of copas's eight cups, run together in two blobs,
+    thinned into one cup, a blob of three and a blob of two, read 3C: seed 130070)."""
+    blobs = pintas(rect_bgr, ink=seen)
+    if any(b.suit() == "E" for b in blobs):
+        return False
+    h, w = seen.shape
+    n, labels, stats, _ = components(_in_box(thin))
+    for b in blobs:
+        bx, by = b.origin(w, h)
+        ph, pw = b.pixels.shape
+        inside = labels[by:by + ph, bx:bx + pw][b.pixels > 0]
+        sizes = [int(stats[i, 4]) for i in np.unique(inside[inside > 0])
+                 if stats[i, 4] >= PINTA_MIN_PX]
+        if len(sizes) >= 2 and max(sizes) > NUMBERED_ALIKE * min(sizes):
+            return False
+    return True
 
 
 def read_mirrored(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.ndarray] = None,
@@ -2696,10 +2712,10 @@ class Reader:
                 covers.append(cover)
                 code, why_not = read_mirrored(rect_bgr, overlap, ink, cover)
                 for px in PART_PX if why_not in MIRROR_THINNED else ():
-                    code, _ = read_mirrored(rect_bgr, overlap, _thinned(ink, px), cover)
-                    if code is not None and not _sword_kept(rect_bgr, ink * (1 - cover[1]),
-                                                            code[-1]):
-                        code = None
+                    thin = _thinned(ink, px)
+                    if not _parted_evenly(rect_bgr, ink * (1 - cover[1]), thin * (1 - cover[1])):
+                        break
+                    code, _ = read_mirrored(rect_bgr, overlap, thin, cover)
                     if code is not None:
                         break
                 if code is None and FILLED:
