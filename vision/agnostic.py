@@ -1537,7 +1537,7 @@ def _parted_evenly(rect_bgr: np.ndarray, seen: np.ndarray, thin: np.ndarray) -> 
     if any(b.suit() == "E" for b in blobs):
         return False
     h, w = seen.shape
-    n, labels, stats, _ = components(_in_box(thin))
+    _, labels, stats, _ = components(_in_box(thin))
     for b in blobs:
         bx, by = b.origin(w, h)
         ph, pw = b.pixels.shape
