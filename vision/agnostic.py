@@ -331,6 +331,11 @@ def _card_hues(rect_bgr: np.ndarray) -> np.ndarray:
     return _hue_classes_of(*hsv_planes(rect_bgr)[:2])
 
 
+def _thinned(ink: np.ndarray, px: int) -> np.ndarray:
+    """``ink`` (0/1) less ``px`` pixels round every blob: pintas drawn touching part."""
+    return cv2.erode(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
+
+
 def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = None) -> List[Pinta]:
     """The ink blobs of at least PINTA_MIN_PX pixels inside the frame; ``erode``: pixels to take
     off the ink first, which parts pintas drawn touching (and drops fine ornament); ``ink``: the
@@ -339,8 +344,7 @@ def pintas(rect_bgr: np.ndarray, erode: int = 0, ink: Optional[np.ndarray] = Non
         ink = _ink(rect_bgr)
     outside = None  # ink connected to the card's outline, made if a blob reaches the box's edge
     if erode:
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * erode + 1,) * 2)
-        ink = cv2.erode(ink, kernel)  # what touched a pinta through a thin bridge parts too
+        ink = _thinned(ink, erode)  # what touched a pinta through a thin bridge parts too
     # the ink in the box, thinned: the thinned ink in the box less ``erode`` px a side (thinning
     # what is in the box, as it was done, is thinning the ink and the box apart, and the box lies
     # farther than that from the card's edge; one thinning less)
@@ -608,7 +612,7 @@ def _parted(b: Pinta, k: int, w: int, h: int, stable: bool = False) -> Optional[
     origin = (b.box[0] * w - pad, b.box[1] * h - pad)  # the padded crop's, in the card
     found = None
     for px in range(1, PART_MERGED_PX + 1):
-        core = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
+        core = _thinned(blob, px)
         n, _, stats, centres = components(core)
         even = stats[1:, cv2.CC_STAT_AREA].sum() / k
         pieces = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= PIECE_SHARE * even]
@@ -1521,11 +1525,6 @@ MIRROR_THINNED = (NOT_A_PINTA, NO_UNIT)  # a card `read_mirrored` abstains on so
 # 9O (seeds 90068, 120048)
 
 
-def _thinned(ink: np.ndarray, px: int) -> np.ndarray:
-    """``ink`` less ``px`` pixels round every blob (`pintas`' ``erode``)."""
-    return cv2.erode(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))
-
-
 def _parted_evenly(rect_bgr: np.ndarray, seen: np.ndarray, thin: np.ndarray) -> bool:
     """Whether thinning the ink in view (``seen``, thinned: ``thin``) parted it as pintas run
     together part: no sword in view (Fournier's blades, a line or two wide, shrink to a
@@ -1896,8 +1895,7 @@ def read_numbered(rect_bgr: np.ndarray, overlap: np.ndarray, ink: Optional[np.nd
         ink = _ink(rect_bgr)
     raw, cov = cover if cover is not None else list(_covers(rect_bgr, overlap, ink))[-1]
     for px in (0,) + (PART_PX if NUMBERED_THINNED else ()):
-        thinned = ink if px == 0 else cv2.erode(ink, cv2.getStructuringElement(
-            cv2.MORPH_ELLIPSE, (2 * px + 1,) * 2))  # (pintas run together part)
+        thinned = ink if px == 0 else _thinned(ink, px)  # (pintas run together part)
         whole, cut = _in_view(rect_bgr, thinned, cov)  # (first: the numeral costs five times more)
         if NUMBERED_COINS:
             whole, cut = _coins_parted(whole, cut, *rect_bgr.shape[1::-1])
@@ -2711,9 +2709,10 @@ class Reader:
             for cover in _covers(rect_bgr, overlap, ink):
                 covers.append(cover)
                 code, why_not = read_mirrored(rect_bgr, overlap, ink, cover)
-                for px in PART_PX if why_not in MIRROR_THINNED else ():
+                seen = ink * (1 - cover[1]) if why_not in MIRROR_THINNED else None
+                for px in PART_PX if seen is not None else ():
                     thin = _thinned(ink, px)
-                    if not _parted_evenly(rect_bgr, ink * (1 - cover[1]), thin * (1 - cover[1])):
+                    if not _parted_evenly(rect_bgr, seen, thin * (1 - cover[1])):
                         break
                     code, _ = read_mirrored(rect_bgr, overlap, thin, cover)
                     if code is not None:
